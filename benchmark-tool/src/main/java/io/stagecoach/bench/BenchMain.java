@@ -1,0 +1,14 @@
+package io.stagecoach.bench;
+
+/** Entry point of {@code ./stagecoach bench} and {@code ./stagecoach cc-sim}. */
+public final class BenchMain {
+
+    private BenchMain() {
+    }
+
+    public static void main(String[] args) {
+        String cmd = args.length == 0 ? "bench" : args[0];
+        System.err.println("stagecoach " + cmd + ": not available in this build yet (see the open issues)");
+        System.exit(2);
+    }
+}
