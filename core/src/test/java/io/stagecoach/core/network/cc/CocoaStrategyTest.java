@@ -5,7 +5,9 @@ import static io.stagecoach.core.network.cc.Fixed.LOW;
 import static io.stagecoach.core.network.cc.Fixed.ms;
 import static io.stagecoach.core.network.cc.Fixed.sec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /** COCOA (draft-ietf-core-cocoa-03 §4). All exchanges use the lower-end dithering unless stated. */
@@ -53,6 +55,23 @@ class CocoaStrategyTest {
         assertEquals(ms(700), t.timeoutNanos());
         assertEquals(ms(2100), t.onTimeout());
         assertEquals(ms(6300), t.onTimeout());
+    }
+
+    @Test
+    void measuredRtoIsDitheredUpToAckRandomFactor() {
+        PeerCongestionState peer = cc.newPeerState(0);
+        exchange(peer, 0, 0, ms(100)); // RTO 1.15 s (see above)
+        SplittableRandom seeded = new SplittableRandom(3);
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        for (int i = 0; i < 1000; i++) {
+            long first = peer.startExchange(ms(100), seeded).firstTimeoutNanos();
+            min = Math.min(min, first);
+            max = Math.max(max, first);
+        }
+        // [1.15 s, 1.5 * 1.15 s = 1.725 s]
+        assertTrue(min >= ms(1150) && max <= ms(1725), "range was [" + min + ", " + max + "]");
+        assertTrue(max - min > ms(500), "dithering too narrow: [" + min + ", " + max + "]");
     }
 
     @Test
