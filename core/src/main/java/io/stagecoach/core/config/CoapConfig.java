@@ -1,5 +1,7 @@
 package io.stagecoach.core.config;
 
+import io.stagecoach.core.network.cc.CongestionControlMode;
+
 import io.stagecoach.elements.config.Definition;
 import io.stagecoach.elements.config.ModuleDefinitions;
 import java.time.Duration;
