@@ -1,0 +1,230 @@
+package io.stagecoach.core.config;
+
+import io.stagecoach.core.network.cc.CongestionControlMode;
+
+import io.stagecoach.elements.config.Definition;
+import io.stagecoach.elements.config.ModuleDefinitions;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+
+/**
+ * Settings of the CoAP protocol stage, server and client (group "CoAP"). Read them with
+ * {@code configuration.get(CoapConfig.ACK_TIMEOUT)}, which returns a {@link Duration}.
+ *
+ * <p>The transmission parameters use the names and defaults of RFC 7252 §4.8. EXCHANGE_LIFETIME
+ * and NON_LIFETIME are derived from them in §4.8.2 but are plain settings here with the RFC's
+ * results as defaults: change them together with the parameters they derive from.
+ */
+public final class CoapConfig {
+
+    private CoapConfig() {
+    }
+
+    // --- Transmission parameters, RFC 7252 §4.7-4.8 ---
+
+    public static final Definition<Duration> ACK_TIMEOUT = Definition.duration("coap.ack-timeout", ChronoUnit.MILLIS)
+            .defaultValue(Duration.ofSeconds(2)).range(Duration.ofMillis(1), Duration.ofMinutes(5))
+            .doc("ACK_TIMEOUT: lower bound of the initial retransmission timeout (RFC 7252 §4.8).")
+            .build();
+
+    public static final Definition<Double> ACK_RANDOM_FACTOR = Definition.decimal("coap.ack-random-factor")
+            .defaultValue(1.5).range(1.0, 10.0)
+            .doc("ACK_RANDOM_FACTOR: the initial timeout is random in [ACK_TIMEOUT, ACK_TIMEOUT ×"
+                    + " factor]; must not be below 1.0 (RFC 7252 §4.8).")
+            .build();
+
+    public static final Definition<Integer> MAX_RETRANSMIT = Definition.integer("coap.max-retransmit")
+            .defaultValue(4).range(0, 20)
+            .doc("MAX_RETRANSMIT: retransmissions of a Confirmable message before giving up (RFC 7252 §4.8).")
+            .build();
+
+    public static final Definition<Integer> NSTART = Definition.integer("coap.nstart")
+            .defaultValue(1).range(1, 1000)
+            .doc("NSTART: outstanding interactions a client may have with one server (RFC 7252 §4.7).")
+            .build();
+
+    public static final Definition<Duration> DEFAULT_LEISURE = Definition.duration("coap.default-leisure", ChronoUnit.MILLIS)
+            .defaultValue(Duration.ofSeconds(5)).max(Duration.ofHours(1))
+            .doc("DEFAULT_LEISURE: time a server may spread responses to a multicast request over (RFC 7252 §8.2).")
+            .build();
+
+    public static final Definition<Double> PROBING_RATE = Definition.decimal("coap.probing-rate")
+            .defaultValue(1.0).range(0.001, 1e9).unit("byte/s")
+            .doc("PROBING_RATE: average data rate towards a peer that does not respond (RFC 7252 §4.7).")
+            .build();
+
+    public static final Definition<Duration> EXCHANGE_LIFETIME = Definition.duration("coap.exchange-lifetime", ChronoUnit.SECONDS)
+            .defaultValue(Duration.ofSeconds(247)).range(Duration.ofSeconds(1), Duration.ofHours(24))
+            .doc("EXCHANGE_LIFETIME: how long a Confirmable message ID stays in use and duplicates are"
+                    + " detected. RFC 7252 §4.8.2 derives 247s from the defaults; not recomputed here.")
+            .build();
+
+    public static final Definition<Duration> NON_LIFETIME = Definition.duration("coap.non-lifetime", ChronoUnit.SECONDS)
+            .defaultValue(Duration.ofSeconds(145)).range(Duration.ofSeconds(1), Duration.ofHours(24))
+            .doc("NON_LIFETIME: the same for Non-confirmable messages. RFC 7252 §4.8.2 derives 145s"
+                    + " from the defaults; not recomputed here.")
+            .build();
+
+    public static final Definition<Duration> MAX_RTO = Definition.duration("coap.max-rto", ChronoUnit.SECONDS)
+            .defaultValue(Duration.ofSeconds(60)).range(Duration.ofSeconds(1), Duration.ofHours(1))
+            .doc("Upper bound of a backed-off retransmission timeout; Järvinen et al. 2018 bound it"
+                    + " to 60s so that retained (full-backoff) timeouts cannot grow without limit.")
+            .build();
+
+    public static final Definition<CongestionControlMode> CONGESTION_CONTROL = Definition
+            .enumeration("coap.congestion-control", CongestionControlMode.class)
+            .defaultValue(CongestionControlMode.DEFAULT)
+            .doc("Retransmission timeout algorithm: RFC 7252 §4.2 (DEFAULT), CoCoA, or the full-backoff"
+                    + " variants of Järvinen et al. 2018 §4.2.")
+            .build();
+
+    public static final Definition<Integer> CONGESTION_PEER_CAPACITY = Definition.integer("coap.congestion.peer-capacity")
+            .defaultValue(10_000).range(1, 10_000_000).unit("peers")
+            .doc("Peers whose RTO state (estimators, backed-off RTO) is kept; the least recently used is forgotten.")
+            .build();
+
+    // --- Messages and exchanges ---
+
+    public static final Definition<Duration> SEPARATE_ACK_DELAY = Definition.duration("coap.separate-ack-delay", ChronoUnit.MILLIS)
+            .defaultValue(Duration.ofMillis(200)).max(Duration.ofSeconds(2))
+            .doc("How long a server waits for the response to piggyback on the ACK before it sends an"
+                    + " empty ACK and a separate response (RFC 7252 §5.2.2). Far below ACK_TIMEOUT, so"
+                    + " the client does not retransmit; 0 acknowledges at once.")
+            .build();
+
+    public static final Definition<Integer> TOKEN_LENGTH = Definition.integer("coap.token-length")
+            .defaultValue(8).range(0, 8).unit("bytes")
+            .doc("Length of the random tokens this endpoint generates for requests (RFC 7252 §5.3.1).")
+            .build();
+
+    public static final Definition<Integer> MID_MAX_PEERS = Definition.integer("coap.mid.max-peers")
+            .defaultValue(100_000).range(1, 10_000_000).unit("peers")
+            .doc("Peers whose Message ID counter is kept (RFC 7252 §4.4); a forgotten peer restarts at a random MID.")
+            .build();
+
+    public static final Definition<Duration> OVERLOAD_MAX_AGE = Definition.duration("coap.overload-max-age", ChronoUnit.SECONDS)
+            .defaultValue(Duration.ofSeconds(2)).max(Duration.ofHours(1))
+            .doc("Max-Age of 5.03 Service Unavailable answers sent when a queue or table is full;"
+                    + " tells the client when to retry (RFC 7252 §5.9.3.4).")
+            .build();
+
+    // --- Deduplication, RFC 7252 §4.5 ---
+
+    public static final Definition<DeduplicationMode> DEDUPLICATION_MODE = Definition
+            .enumeration("coap.dedup.mode", DeduplicationMode.class)
+            .defaultValue(DeduplicationMode.IDEMPOTENT_RELAXED)
+            .doc("Which duplicates are answered from stored responses (RFC 7252 §4.5); IDEMPOTENT_RELAXED"
+                    + " re-processes duplicates of idempotent requests.")
+            .build();
+
+    public static final Definition<Integer> DEDUP_MAX_ENTRIES = Definition.integer("coap.dedup.max-entries")
+            .defaultValue(1_000_000).range(1, 100_000_000).unit("exchanges")
+            .doc("Exchanges remembered for duplicate detection in total; beyond it new requests are answered 5.03.")
+            .build();
+
+    public static final Definition<Integer> DEDUP_MAX_ENTRIES_PER_PEER = Definition.integer("coap.dedup.max-entries-per-peer")
+            .defaultValue(10_000).range(1, 100_000_000).unit("exchanges")
+            .doc("Exchanges remembered per peer, so that one peer cannot fill the whole table.")
+            .build();
+
+    public static final Definition<Duration> DEDUP_SWEEP_INTERVAL = Definition.duration("coap.dedup.sweep-interval", ChronoUnit.MILLIS)
+            .defaultValue(Duration.ofSeconds(10)).range(Duration.ofMillis(10), Duration.ofHours(1))
+            .doc("Period of the sweep that drops expired entries; one periodic task rather than a timer"
+                    + " per exchange (Lanter 2013 §5.4). Entries live up to this much past their lifetime.")
+            .build();
+
+    // --- Protocol stage threads ---
+
+    public static final Definition<Integer> PROTOCOL_THREADS = Definition.integer("coap.protocol-threads")
+            .defaultValue(Runtime.getRuntime().availableProcessors(), "number of available processors")
+            .range(0, 1024)
+            .doc("Threads of the protocol stage; 0 runs the protocol inline on the connector's receive"
+                    + " thread, saving a hand-off when handlers are fast.")
+            .build();
+
+    public static final Definition<Integer> PROTOCOL_QUEUE_CAPACITY = Definition.integer("coap.protocol-queue-capacity")
+            .defaultValue(16_384).range(1, 10_000_000).unit("messages")
+            .doc("Inbound messages waiting for a protocol thread; when full, requests are answered 5.03.")
+            .build();
+
+    // --- Block-wise transfers, RFC 7959 ---
+
+    public static final Definition<Integer> BLOCKWISE_PREFERRED_BLOCK_SIZE = Definition.size("coap.blockwise.preferred-block-size")
+            .defaultValue(512).range(16, 1024).check(v -> Integer.bitCount(v) == 1, "a power of two")
+            .doc("Block size this endpoint asks for and sends (SZX, RFC 7959 §2.2).")
+            .build();
+
+    public static final Definition<Integer> BLOCKWISE_MAX_MESSAGE_SIZE = Definition.size("coap.blockwise.max-message-size")
+            .defaultValue(1024).range(16, 65_507)
+            .doc("Payloads larger than this are sent block-wise (RFC 7959 §2); 1024 is the payload"
+                    + " limit of RFC 7252 §4.6.")
+            .build();
+
+    public static final Definition<Integer> BLOCKWISE_MAX_RESOURCE_BODY_SIZE = Definition.size("coap.blockwise.max-resource-body-size")
+            .defaultValue(8192).max(1024 * 1024 * 1024)
+            .doc("Largest body reassembled from blocks; a larger request is answered 4.13 Request"
+                    + " Entity Too Large (RFC 7959 §2.9.3).")
+            .build();
+
+    public static final Definition<Duration> BLOCKWISE_STATUS_LIFETIME = Definition.duration("coap.blockwise.status-lifetime", ChronoUnit.SECONDS)
+            .defaultValue(Duration.ofMinutes(5)).range(Duration.ofSeconds(1), Duration.ofHours(24))
+            .doc("An unfinished transfer idle this long is discarded. RFC 7959 leaves it open; 300s"
+                    + " (Californium's value) exceeds EXCHANGE_LIFETIME, so retransmitted blocks still match.")
+            .build();
+
+    public static final Definition<Integer> BLOCKWISE_MAX_TRANSFERS_PER_PEER = Definition.integer("coap.blockwise.max-transfers-per-peer")
+            .defaultValue(10).range(1, 10_000).unit("transfers")
+            .doc("Concurrent block-wise transfers per peer; one more is answered 5.03.")
+            .build();
+
+    // --- Observe, RFC 7641 ---
+
+    public static final Definition<Duration> OBSERVE_CON_INTERVAL = Definition.duration("coap.observe.notification-con-interval", ChronoUnit.SECONDS)
+            .defaultValue(Duration.ofHours(24)).range(Duration.ofSeconds(1), Duration.ofHours(24))
+            .doc("A notification is sent Confirmable at least this often, to learn whether the"
+                    + " observer is still there (RFC 7641 §4.5: at least every 24 hours).")
+            .build();
+
+    public static final Definition<Integer> OBSERVE_CON_EVERY = Definition.integer("coap.observe.notification-con-every")
+            .defaultValue(100).range(1, 1_000_000).unit("notifications")
+            .doc("Every Nth notification is sent Confirmable (RFC 7641 §4.5); 1 makes all of them Confirmable.")
+            .build();
+
+    public static final Definition<Integer> OBSERVE_MAX_OBSERVERS_PER_RESOURCE = Definition.integer("coap.observe.max-observers-per-resource")
+            .defaultValue(10_000).range(1, 100_000_000).unit("observers")
+            .doc("Observers one resource accepts; further registrations get a response without Observe (RFC 7641 §4.1).")
+            .build();
+
+    public static final Definition<Integer> OBSERVE_MAX_OBSERVERS = Definition.integer("coap.observe.max-observers")
+            .defaultValue(100_000).range(1, 100_000_000).unit("observers")
+            .doc("Observers the whole server accepts, over all resources.")
+            .build();
+
+    public static final Definition<Duration> OBSERVE_REREGISTRATION_MARGIN = Definition.duration("coap.observe.reregistration-margin", ChronoUnit.MILLIS)
+            .defaultValue(Duration.ofSeconds(2)).max(Duration.ofHours(1))
+            .doc("A client re-registers when no fresh notification arrived this long after the last"
+                    + " one's Max-Age expired (RFC 7641 §3.3.1).")
+            .build();
+
+    // --- Client ---
+
+    public static final Definition<Duration> CLIENT_TIMEOUT = Definition.duration("coap.client.timeout", ChronoUnit.SECONDS)
+            .defaultValue(Duration.ofSeconds(93)).range(Duration.ofMillis(1), Duration.ofHours(24))
+            .doc("How long a client request waits for its response by default; 93s is MAX_TRANSMIT_WAIT"
+                    + " (RFC 7252 §4.8.2).")
+            .build();
+
+    /** All CoAP definitions. */
+    public static final ModuleDefinitions DEFINITIONS = ModuleDefinitions.of("CoAP",
+            "The protocol stage, server and client (package `io.stagecoach.core`).",
+            ACK_TIMEOUT, ACK_RANDOM_FACTOR, MAX_RETRANSMIT, NSTART, DEFAULT_LEISURE, PROBING_RATE,
+            EXCHANGE_LIFETIME, NON_LIFETIME, MAX_RTO, CONGESTION_CONTROL, CONGESTION_PEER_CAPACITY,
+            SEPARATE_ACK_DELAY, TOKEN_LENGTH, MID_MAX_PEERS, OVERLOAD_MAX_AGE,
+            DEDUPLICATION_MODE, DEDUP_MAX_ENTRIES, DEDUP_MAX_ENTRIES_PER_PEER, DEDUP_SWEEP_INTERVAL,
+            PROTOCOL_THREADS, PROTOCOL_QUEUE_CAPACITY,
+            BLOCKWISE_PREFERRED_BLOCK_SIZE, BLOCKWISE_MAX_MESSAGE_SIZE, BLOCKWISE_MAX_RESOURCE_BODY_SIZE,
+            BLOCKWISE_STATUS_LIFETIME, BLOCKWISE_MAX_TRANSFERS_PER_PEER,
+            OBSERVE_CON_INTERVAL, OBSERVE_CON_EVERY, OBSERVE_MAX_OBSERVERS_PER_RESOURCE,
+            OBSERVE_MAX_OBSERVERS, OBSERVE_REREGISTRATION_MARGIN,
+            CLIENT_TIMEOUT);
+}
