@@ -1,0 +1,290 @@
+package io.stagecoach.core.network.stack;
+
+import io.stagecoach.core.coap.EmptyMessage;
+import io.stagecoach.core.coap.Message;
+import io.stagecoach.core.coap.Request;
+import io.stagecoach.core.coap.Response;
+import io.stagecoach.core.coap.Type;
+import io.stagecoach.core.config.CoapConfig;
+import io.stagecoach.core.network.CoapRejectedException;
+import io.stagecoach.core.network.CoapTimeoutException;
+import io.stagecoach.core.network.EndpointCounters.Counter;
+import io.stagecoach.core.network.Exchange;
+import io.stagecoach.core.network.cc.CongestionControl;
+import io.stagecoach.core.network.cc.CongestionSettings;
+import io.stagecoach.core.network.cc.PeerCongestionState;
+import io.stagecoach.core.network.cc.PeerStateMap;
+import io.stagecoach.core.network.cc.RetransmissionTimer;
+import io.stagecoach.elements.config.Configuration;
+import io.stagecoach.elements.time.Cancellable;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+
+/**
+ * The message layer of RFC 7252 §4: message types, acknowledgement and retransmission.
+ *
+ * <ul>
+ *   <li>Outgoing CON messages (requests, separate responses) are retransmitted with the timeouts
+ *       of the configured congestion-control strategy (RFC 7252 §4.2, CoCoA, full backoff) until an
+ *       ACK, RST or response arrives; after MAX_RETRANSMIT retransmissions the exchange fails with
+ *       {@link CoapTimeoutException}. A RST fails it with {@link CoapRejectedException}.</li>
+ *   <li>NSTART (§4.7): CON requests to a peer with NSTART outstanding interactions wait in order.</li>
+ *   <li>Responses to a CON request are piggybacked in the ACK (§5.2.1). A handler that has not
+ *       answered within SEPARATE_ACK_DELAY gets an empty ACK sent for it; its response then goes as
+ *       a CON separate response (§5.2.2). A NON request gets a NON response (§5.2.3).</li>
+ *   <li>A received CON response is acknowledged with an empty ACK.</li>
+ * </ul>
+ *
+ * <p>Per-exchange state is a {@link State} in the exchange; per-peer congestion state lives in a
+ * bounded LRU map. Timers are scheduled only where the protocol needs one: a CON in flight, and a
+ * handler that did not answer synchronously.
+ */
+public final class ReliabilityLayer extends AbstractLayer {
+
+    /** This layer's state in one exchange. */
+    static final class State {
+        RetransmissionTimer timer;
+        Cancellable retransmission;
+        int inFlightMid = -1;
+        boolean requestAcked;
+        boolean holdsNstart;
+        Cancellable separateAck;
+    }
+
+    static final Exchange.Slot<State> STATE = new Exchange.Slot<>("reliability", State.class);
+
+    private final int maxRetransmit;
+    private final Duration separateAckDelay;
+    private final CongestionControl congestion;
+    private final PeerStateMap<InetSocketAddress, PeerCongestionState> peers;
+    private final NstartGate nstart;
+
+    public ReliabilityLayer(Configuration config) {
+        this.maxRetransmit = config.get(CoapConfig.MAX_RETRANSMIT);
+        this.separateAckDelay = config.get(CoapConfig.SEPARATE_ACK_DELAY);
+        CongestionSettings settings = CongestionSettings.builder()
+                .ackTimeout(config.get(CoapConfig.ACK_TIMEOUT))
+                .ackRandomFactor(config.get(CoapConfig.ACK_RANDOM_FACTOR))
+                .maxBackedOffRto(config.get(CoapConfig.MAX_RTO))
+                .peerStateCapacity(config.get(CoapConfig.CONGESTION_PEER_CAPACITY))
+                .build();
+        this.congestion = CongestionControl.of(config.get(CoapConfig.CONGESTION_CONTROL), settings);
+        this.peers = new PeerStateMap<>(settings.peerStateCapacity());
+        this.nstart = new NstartGate(config.get(CoapConfig.NSTART));
+    }
+
+    // ---------------------------------------------------------------- client side
+
+    @Override
+    public void sendRequest(LayerContext ctx, Exchange exchange, Request request) {
+        Request r = request.type() == null ? request.withType(Type.CON) : request;
+        if (r.type() != Type.CON) {
+            ctx.sendRequest(exchange, r);
+            return;
+        }
+        InetSocketAddress peer = exchange.peer().peer();
+        Runnable later = () -> ctx.services().execute(exchange, () -> startConfirmable(ctx, exchange, r));
+        if (nstart.acquireOrQueue(peer, later)) {
+            startConfirmable(ctx, exchange, r);
+        }
+    }
+
+    /** Runs holding an NSTART slot of the peer. */
+    private void startConfirmable(LayerContext ctx, Exchange exchange, Request request) {
+        State s = state(exchange);
+        s.holdsNstart = true;
+        exchange.whenComplete(() -> releaseNstart(ctx, exchange, s));
+        if (exchange.isComplete()) {
+            return; // cancelled while waiting for NSTART; the hook has released the slot
+        }
+        ctx.sendRequest(exchange, request);
+        startRetransmission(ctx, exchange, s, exchange.currentRequest(),
+                () -> ctx.sendRequest(exchange, exchange.currentRequest()));
+    }
+
+    @Override
+    public void receiveResponse(LayerContext ctx, Exchange exchange, Response response) {
+        State s = exchange.get(STATE);
+        if (s != null) {
+            // A response implies the request arrived (RFC 7252 §5.2.2: the ACK may have been lost).
+            stopRetransmission(ctx, s, true);
+            releaseNstart(ctx, exchange, s);
+        }
+        if (response.type() == Type.CON) {
+            ctx.sendEmpty(exchange, EmptyMessage.ackFor(response));
+        }
+        ctx.receiveResponse(exchange, response);
+    }
+
+    @Override
+    public void receiveEmpty(LayerContext ctx, Exchange exchange, EmptyMessage message) {
+        State s = exchange.get(STATE);
+        if (s == null || message.mid() != s.inFlightMid) {
+            ctx.services().counters().increment(Counter.UNMATCHED);
+            return;
+        }
+        if (message.type() == Type.ACK) {
+            stopRetransmission(ctx, s, true);
+            if (exchange.isLocal()) {
+                // An empty ACK ends the outstanding interaction (RFC 7252 §4.7); the response follows.
+                releaseNstart(ctx, exchange, s);
+            } else {
+                exchange.complete(); // our separate response was acknowledged
+            }
+        } else if (message.type() == Type.RST) {
+            stopRetransmission(ctx, s, false);
+            exchange.fail(new CoapRejectedException("peer " + exchange.peer().peer() + " answered MID "
+                    + message.mid() + " with RST"));
+        }
+        ctx.receiveEmpty(exchange, message);
+    }
+
+    // ---------------------------------------------------------------- server side
+
+    @Override
+    public void receiveRequest(LayerContext ctx, Exchange exchange, Request request) {
+        State s = state(exchange);
+        ctx.receiveRequest(exchange, request);
+        if (request.type() == Type.CON && !s.requestAcked && !exchange.isComplete()) {
+            // The handler did not answer synchronously: acknowledge now or after a short delay
+            // so that a quick asynchronous answer can still be piggybacked (RFC 7252 §5.2.2).
+            if (separateAckDelay.isZero()) {
+                sendEmptyAck(ctx, exchange, s);
+            } else {
+                s.separateAck = ctx.services().scheduler().schedule(
+                        () -> ctx.services().execute(exchange, () -> sendEmptyAck(ctx, exchange, s)),
+                        separateAckDelay);
+                exchange.whenComplete(() -> cancel(s.separateAck));
+            }
+        }
+    }
+
+    private void sendEmptyAck(LayerContext ctx, Exchange exchange, State s) {
+        if (!s.requestAcked && !exchange.isComplete()) {
+            ctx.sendEmpty(exchange, EmptyMessage.ackFor(exchange.currentRequest()));
+        }
+    }
+
+    @Override
+    public void sendEmpty(LayerContext ctx, Exchange exchange, EmptyMessage message) {
+        if (!exchange.isLocal() && message.type() == Type.ACK) {
+            State s = state(exchange);
+            s.requestAcked = true;
+            cancel(s.separateAck);
+        }
+        ctx.sendEmpty(exchange, message);
+    }
+
+    @Override
+    public void sendResponse(LayerContext ctx, Exchange exchange, Response response) {
+        State s = state(exchange);
+        Request request = exchange.currentRequest();
+        Response r = response;
+        if (request.type() == Type.CON && !s.requestAcked && (r.type() == null || r.type() == Type.ACK)) {
+            s.requestAcked = true;
+            cancel(s.separateAck);
+            r = r.withType(Type.ACK).withMid(request.mid());
+        } else if (r.type() == null || r.type() == Type.ACK) {
+            r = r.withType(request.type() == Type.CON ? Type.CON : Type.NON);
+        }
+        exchange.setCurrentResponse(r);
+        ctx.sendResponse(exchange, r);
+        if (r.type() == Type.CON) {
+            startRetransmission(ctx, exchange, s, exchange.currentResponse(),
+                    () -> ctx.sendResponse(exchange, exchange.currentResponse()));
+        } else if (!r.options().has(io.stagecoach.core.coap.OptionNumber.OBSERVE) || !r.code().isSuccess()) {
+            // Piggybacked or NON: the exchange is done once the message is out. Notifications of an
+            // observe relation keep it open; the observe layer ends it.
+            exchange.complete();
+        }
+    }
+
+    // ---------------------------------------------------------------- retransmission
+
+    private void startRetransmission(LayerContext ctx, Exchange exchange, State s, Message sent, Runnable resend) {
+        if (exchange.isComplete()) {
+            return; // the send failed and completed the exchange
+        }
+        stopRetransmission(ctx, s, false);
+        long now = ctx.services().scheduler().nanoTime();
+        PeerCongestionState peer = peers.computeIfAbsent(exchange.peer().peer(), k -> congestion.newPeerState(now));
+        s.timer = peer.startExchange(now, ctx.services().random());
+        s.inFlightMid = sent.mid();
+        schedule(ctx, exchange, s, s.timer.timeoutNanos(), resend);
+        if (s.retransmission != null) {
+            Cancellable task = s.retransmission;
+            exchange.whenComplete(() -> cancel(s.retransmission != null ? s.retransmission : task));
+        }
+    }
+
+    private void schedule(LayerContext ctx, Exchange exchange, State s, long timeoutNanos, Runnable resend) {
+        RetransmissionTimer timer = s.timer;
+        s.retransmission = ctx.services().scheduler().schedule(
+                () -> ctx.services().execute(exchange, () -> onTimeout(ctx, exchange, s, timer, resend)),
+                Duration.ofNanos(timeoutNanos));
+    }
+
+    private void onTimeout(LayerContext ctx, Exchange exchange, State s, RetransmissionTimer timer, Runnable resend) {
+        if (exchange.isComplete() || s.timer != timer || timer.isFinished()) {
+            return; // acknowledged, cancelled or superseded meanwhile
+        }
+        long now = ctx.services().scheduler().nanoTime();
+        if (timer.retransmissions() >= maxRetransmit) {
+            timer.onFailure(now);
+            s.timer = null;
+            ctx.services().counters().increment(Counter.TIMEOUTS);
+            exchange.fail(new CoapTimeoutException("no ACK from " + exchange.peer().peer() + " for MID "
+                    + s.inFlightMid + " after " + maxRetransmit + " retransmissions"));
+            return;
+        }
+        long next = timer.onTimeout();
+        ctx.services().counters().increment(Counter.RETRANSMISSIONS);
+        resend.run();
+        schedule(ctx, exchange, s, next, resend);
+    }
+
+    private static void stopRetransmission(LayerContext ctx, State s, boolean success) {
+        cancel(s.retransmission);
+        s.retransmission = null;
+        RetransmissionTimer timer = s.timer;
+        if (timer != null && !timer.isFinished()) {
+            long now = ctx.services().scheduler().nanoTime();
+            if (success) {
+                timer.onSuccess(now);
+            } else {
+                timer.onFailure(now);
+            }
+        }
+    }
+
+    private void releaseNstart(LayerContext ctx, Exchange exchange, State s) {
+        if (!s.holdsNstart) {
+            return;
+        }
+        s.holdsNstart = false;
+        Runnable next = nstart.release(exchange.peer().peer());
+        if (next != null) {
+            next.run(); // hands itself to the protocol stage; never runs inline under this exchange
+        }
+    }
+
+    private static State state(Exchange exchange) {
+        State s = exchange.get(STATE);
+        if (s == null) {
+            s = new State();
+            exchange.set(STATE, s);
+        }
+        return s;
+    }
+
+    private static void cancel(Cancellable c) {
+        if (c != null) {
+            c.cancel();
+        }
+    }
+
+    /** Peers with outstanding or queued CON requests (for tests and statistics). */
+    int nstartPeers() {
+        return nstart.peers();
+    }
+}
