@@ -114,19 +114,50 @@ public final class CoapUri {
             if (destination == null) {
                 throw new IllegalStateException("no Uri-Host option and no destination to name the host");
             }
-            host = destination.getAddress() != null ? destination.getAddress().getHostAddress()
-                    : destination.getHostString();
-            int zone = host.indexOf('%');
-            if (zone >= 0) {
-                // scope IDs are local to this host; they are not part of a URI
-                host = host.substring(0, zone);
-            }
+            InetAddress a = destination.getAddress();
+            // scope IDs of link-local addresses are local to this host, so they are left out
+            host = a == null ? destination.getHostString()
+                    : a.getAddress().length == 16 ? ipv6Text(a.getAddress()) : a.getHostAddress();
         }
         int port = options.uriPort();
         if (port < 0) {
             port = destination != null ? destination.getPort() : -1;
         }
         return of(secure, host, port, options.uriPath(), options.uriQuery());
+    }
+
+    /** RFC 5952 text form: lower-case hex, the longest run of 2+ zero groups as "::". */
+    static String ipv6Text(byte[] a) {
+        int[] g = new int[8];
+        for (int i = 0; i < 8; i++) {
+            g[i] = (a[2 * i] & 0xFF) << 8 | (a[2 * i + 1] & 0xFF);
+        }
+        int bestStart = -1;
+        int bestLen = 1;
+        for (int i = 0; i < 8; ) {
+            int j = i;
+            while (j < 8 && g[j] == 0) {
+                j++;
+            }
+            if (j - i > bestLen) {
+                bestStart = i;
+                bestLen = j - i;
+            }
+            i = j == i ? i + 1 : j;
+        }
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < 8; i++) {
+            if (i == bestStart) {
+                sb.append("::");
+                i += bestLen - 1;
+                continue;
+            }
+            if (sb.length() > 0 && sb.charAt(sb.length() - 1) != ':') {
+                sb.append(':');
+            }
+            sb.append(Integer.toHexString(g[i]));
+        }
+        return sb.toString();
     }
 
     public boolean isSecure() {
