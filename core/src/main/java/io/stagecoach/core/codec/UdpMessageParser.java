@@ -88,7 +88,7 @@ public final class UdpMessageParser {
         Token token = Token.of(buf, pos, tkl);
         pos += tkl;
 
-        int[] index = new int[3 * 8];
+        int[] index = new int[3 * 4]; // grows by doubling; most messages carry few options
         int count = 0;
         int number = 0;
         int payloadStart = end;
