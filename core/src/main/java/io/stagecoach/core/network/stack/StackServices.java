@@ -4,6 +4,7 @@ import io.stagecoach.core.network.EndpointCounters;
 import io.stagecoach.core.network.Exchange;
 import io.stagecoach.elements.config.Configuration;
 import io.stagecoach.elements.time.Scheduler;
+import java.util.random.RandomGenerator;
 
 /** What an endpoint lends the layers of its stack. */
 public interface StackServices {
@@ -13,6 +14,9 @@ public interface StackServices {
 
     /** The endpoint's configuration. */
     Configuration config();
+
+    /** Randomness for timeouts (seeded in tests and simulations). */
+    RandomGenerator random();
 
     /** The endpoint's counters. */
     EndpointCounters counters();
