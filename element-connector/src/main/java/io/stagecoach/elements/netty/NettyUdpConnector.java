@@ -18,6 +18,8 @@ import io.netty.channel.epoll.EpollEventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.channel.socket.nio.NioDatagramChannel;
+import io.netty.util.Attribute;
+import io.netty.util.AttributeKey;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.ConnectorCounters;
@@ -58,6 +60,8 @@ public final class NettyUdpConnector implements Connector {
 
     private static final Logger LOG = LoggerFactory.getLogger(NettyUdpConnector.class);
     private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(5);
+    private static final AttributeKey<Boolean> FLUSH_SCHEDULED =
+            AttributeKey.valueOf(NettyUdpConnector.class, "flushScheduled");
 
     private final UdpConnectorConfig config;
     private final ConnectorCounters counters = new ConnectorCounters();
@@ -197,7 +201,16 @@ public final class NettyUdpConnector implements Connector {
         InetSocketAddress peer = data.context().peer();
         Channel ch = chs[Math.floorMod(peer.hashCode(), chs.length)];
         ByteBuf buf = ch.alloc().directBuffer(data.size()).writeBytes(data.buffer());
-        ch.writeAndFlush(new DatagramPacket(buf, peer)).addListener(f -> {
+        ChannelFuture written;
+        if (ch.eventLoop().inEventLoop()) {
+            // typically an answer sent from the receiver callback: batch the flush so that epoll
+            // sends the whole read batch's answers with one sendmmsg call
+            written = ch.write(new DatagramPacket(buf, peer));
+            scheduleFlush(ch);
+        } else {
+            written = ch.writeAndFlush(new DatagramPacket(buf, peer));
+        }
+        written.addListener(f -> {
             pending.decrementAndGet();
             if (f.isSuccess()) {
                 counters.incrementSent();
@@ -208,6 +221,18 @@ public final class NettyUdpConnector implements Connector {
                 data.notifyFailed(new SendFailedException(reason, String.valueOf(f.cause()), f.cause()));
             }
         });
+    }
+
+    // called on the channel's event loop only
+    private void scheduleFlush(Channel ch) {
+        Attribute<Boolean> scheduled = ch.attr(FLUSH_SCHEDULED);
+        if (scheduled.get() == null) {
+            scheduled.set(Boolean.TRUE);
+            ch.eventLoop().execute(() -> {
+                scheduled.set(null);
+                ch.flush();
+            });
+        }
     }
 
     @Override

@@ -119,9 +119,10 @@ class UdpConnectorContractTest {
         });
         assertNotEquals(0, server.getAddress().getPort(), "port 0 resolved to the real port");
         EndpointContext to = EndpointContext.of(server.getAddress());
+        Recorder clientSent = new Recorder(n);
         // a small window so that the test never overflows a default-sized socket buffer
         for (int i = 0; i < n; i++) {
-            client.send(RawData.outbound(text("ping " + i), to, null));
+            client.send(RawData.outbound(text("ping " + i), to, clientSent));
             if (i % 32 == 31) {
                 int expected = i + 1;
                 while (echoed.size() < expected - 16 && all.getCount() > 0) {
@@ -132,6 +133,8 @@ class UdpConnectorContractTest {
         assertTrue(all.await(TIMEOUT_S, TimeUnit.SECONDS), "sent " + n + " pings, echoed back " + echoed.size());
         assertEquals(Set.of(server.getAddress()), sources, "echoes come from the server's bound address");
         assertEquals(n, server.counters().received());
+        // the echo may overtake the client's bookkeeping of its last send: wait for the callbacks
+        assertTrue(clientSent.sent.await(TIMEOUT_S, TimeUnit.SECONDS), "all sends reported");
         assertEquals(n, client.counters().sent());
         assertEquals(0, server.counters().droppedQueueFull(), "server " + server.counters());
     }
@@ -290,7 +293,15 @@ class UdpConnectorContractTest {
 
     static final class Recorder implements SendCallback {
         final List<Reason> failures = new CopyOnWriteArrayList<>();
-        final CountDownLatch sent = new CountDownLatch(1);
+        final CountDownLatch sent;
+
+        Recorder() {
+            this(1);
+        }
+
+        Recorder(int expectedSends) {
+            sent = new CountDownLatch(expectedSends);
+        }
 
         @Override
         public void onSent() {
