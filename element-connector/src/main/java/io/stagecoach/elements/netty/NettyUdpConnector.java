@@ -75,9 +75,21 @@ public final class NettyUdpConnector implements Connector {
     private EventLoopGroup group;
     private TrackingThreadFactory threadFactory;
 
+    private final boolean allowEpoll;
+
+    /** Uses native epoll when available, else NIO. */
     public NettyUdpConnector(UdpConnectorConfig config) {
+        this(config, true);
+    }
+
+    /**
+     * @param allowEpoll {@code false} forces the NIO transport (one channel, one event loop), as
+     *                   used on platforms without epoll
+     */
+    public NettyUdpConnector(UdpConnectorConfig config, boolean allowEpoll) {
         this.config = Objects.requireNonNull(config, "config");
         this.boundAddress = config.bindAddress();
+        this.allowEpoll = allowEpoll;
     }
 
     /** Whether this JVM can use the native epoll transport (else NIO is used). */
@@ -94,7 +106,7 @@ public final class NettyUdpConnector implements Connector {
             if (running) {
                 return;
             }
-            boolean epoll = Epoll.isAvailable();
+            boolean epoll = allowEpoll && Epoll.isAvailable();
             int loops = epoll ? config.receiverThreads() : 1;
             threadFactory = new TrackingThreadFactory();
             group = epoll ? new EpollEventLoopGroup(loops, threadFactory) : new NioEventLoopGroup(1, threadFactory);

@@ -2,6 +2,7 @@ package io.stagecoach.elements.sim;
 
 import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.ConnectorCounters;
+import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.RawData;
 import io.stagecoach.elements.RawDataReceiver;
 import io.stagecoach.elements.SendFailedException;
@@ -103,7 +104,7 @@ public final class SimulatedConnector implements Connector {
         }
         counters.incrementReceived();
         try {
-            receiver.receiveData(SimulatedNetwork.inbound(src, bytes, nanos));
+            receiver.receiveData(RawData.inbound(bytes, EndpointContext.of(src), nanos));
         } catch (RuntimeException e) {
             LOG.warn("RawDataReceiver of {} threw on datagram from {}", address, src, e);
         }

@@ -1,7 +1,5 @@
 package io.stagecoach.elements.sim;
 
-import io.stagecoach.elements.EndpointContext;
-import io.stagecoach.elements.RawData;
 import io.stagecoach.elements.time.Scheduler;
 import java.net.BindException;
 import java.net.InetSocketAddress;
@@ -162,9 +160,5 @@ public final class SimulatedNetwork {
     }
 
     private record Packet(InetSocketAddress src, InetSocketAddress dst, byte[] payload, List<Link> path) {
-    }
-
-    static RawData inbound(InetSocketAddress src, byte[] bytes, long nanos) {
-        return RawData.inbound(bytes, EndpointContext.of(src), nanos);
     }
 }

@@ -47,7 +47,8 @@ class UdpConnectorContractTest {
 
     enum Kind {
         JDK(c -> c.newBuilder().build()),
-        NETTY(NettyUdpConnector::new);
+        NETTY(NettyUdpConnector::new),
+        NETTY_NIO(c -> new NettyUdpConnector(c, false));
 
         final Function<UdpConnectorConfig, Connector> factory;
 
@@ -100,7 +101,7 @@ class UdpConnectorContractTest {
     }
 
     static Stream<Arguments> kindsAndReceiversIpv6() {
-        return Stream.of(Arguments.of(Kind.JDK, 2), Arguments.of(Kind.NETTY, 2));
+        return Stream.of(Kind.values()).map(k -> Arguments.of(k, 2));
     }
 
     private void echo(Kind kind, int receivers, InetSocketAddress bind) throws Exception {
