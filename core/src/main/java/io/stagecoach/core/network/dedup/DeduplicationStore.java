@@ -1,6 +1,6 @@
 package io.stagecoach.core.network.dedup;
 
-import io.stagecoach.elements.time.Cancellable;
+import io.stagecoach.core.network.PeriodicSweep;
 import io.stagecoach.elements.time.Clock;
 import io.stagecoach.elements.time.Scheduler;
 import java.net.Inet4Address;
@@ -8,7 +8,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -59,7 +58,7 @@ public final class DeduplicationStore {
     private final LongAdder duplicates = new LongAdder();
     private final LongAdder overloads = new LongAdder();
     private final LongAdder swept = new LongAdder();
-    private final AtomicReference<Cancellable> sweepTask = new AtomicReference<>();
+    private final PeriodicSweep periodicSweep = new PeriodicSweep("deduplication sweep", this::sweep);
 
     private DeduplicationStore(Builder b) {
         this.mode = b.mode;
@@ -184,26 +183,12 @@ public final class DeduplicationStore {
      * @throws IllegalStateException if already started
      */
     public void start(Scheduler scheduler, Duration period) {
-        Objects.requireNonNull(scheduler, "scheduler");
-        if (period.isNegative() || period.isZero()) {
-            throw new IllegalArgumentException("sweep period must be positive: " + period);
-        }
-        Cancellable placeholder = () -> false;
-        if (!sweepTask.compareAndSet(null, placeholder)) {
-            throw new IllegalStateException("deduplication sweep already started");
-        }
-        Cancellable task = scheduler.scheduleAtFixedRate(() -> sweep(scheduler.nanoTime()), period, period);
-        if (!sweepTask.compareAndSet(placeholder, task)) {
-            task.cancel(); // stop() ran in between
-        }
+        periodicSweep.start(scheduler, period);
     }
 
     /** Cancels the periodic sweep; idempotent. Entries stay. */
     public void stop() {
-        Cancellable task = sweepTask.getAndSet(null);
-        if (task != null) {
-            task.cancel();
-        }
+        periodicSweep.stop();
     }
 
     /** Entries remembered now, including expired ones not yet swept. */

@@ -39,7 +39,7 @@ class DeduplicationStoreModelTest {
         byte[] emptyAck = new byte[0];
         Map<Key, Entry> model = new HashMap<>();
         long now = 0;
-        for (int step = 0; step < 200_000; step++) {
+        for (int step = 0; step < 100_000; step++) {
             Key key = new Key(peers[random.nextInt(peers.length)], random.nextInt(600));
             int op = random.nextInt(100);
             String where = "step " + step + " op " + op + " " + key;
