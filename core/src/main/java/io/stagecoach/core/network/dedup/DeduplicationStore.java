@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.LongAdder;
  * from <em>receipt</em>, not completion (RFC 7252 §4.8.2; the difference is the processing time,
  * at most seconds against 145/247 s), rounded up to the next whole second. In
  * {@link DeduplicationMode#IDEMPOTENT_RELAXED} entries of idempotent requests are removed by
- * {@link #complete} instead. Expired entries are removed by {@link #sweep}, which
+ * {@link #complete} instead (or at the end of that lifetime if never completed). Expired entries are removed by {@link #sweep}, which
  * {@link #start} runs periodically: no timer per message (Lanter 2013, §5.4). An expired entry
  * that has not been swept yet never counts as a duplicate.
  *
