@@ -1,5 +1,6 @@
 package io.stagecoach.core.config;
 
+import io.stagecoach.core.network.dedup.DeduplicationMode;
 import io.stagecoach.core.network.cc.CongestionControlMode;
 
 import io.stagecoach.elements.config.Definition;
