@@ -3,7 +3,10 @@ package io.stagecoach.core.network;
 import io.stagecoach.core.coap.Token;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -105,10 +108,7 @@ public final class ExchangeStore {
 
     /** Open exchanges (an exchange registered under both a MID and a token counts once). */
     public int size() {
-        java.util.Set<Exchange> all = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-        all.addAll(byMid.values());
-        all.addAll(byToken.values());
-        return all.size();
+        return all().size();
     }
 
     /** Whether nothing is registered; tests assert this after each scenario. */
@@ -118,17 +118,18 @@ public final class ExchangeStore {
 
     /** Every open exchange, for shutdown. */
     public List<Exchange> all() {
-        java.util.Set<Exchange> all = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        Set<Exchange> all = Collections.newSetFromMap(new IdentityHashMap<>());
         all.addAll(byMid.values());
         all.addAll(byToken.values());
         return new ArrayList<>(all);
     }
 
-    private static Keys keys(Exchange exchange) {
+    private Keys keys(Exchange exchange) {
         Keys k = exchange.get(KEYS);
         if (k == null) {
             k = new Keys();
             exchange.set(KEYS, k);
+            exchange.whenComplete(() -> remove(exchange)); // completion frees every key at once
         }
         return k;
     }

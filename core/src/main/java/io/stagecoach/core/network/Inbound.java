@@ -1,0 +1,239 @@
+package io.stagecoach.core.network;
+
+import io.stagecoach.core.codec.MessageFormatException;
+import io.stagecoach.core.codec.UdpMessageParser;
+import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.EmptyMessage;
+import io.stagecoach.core.coap.Message;
+import io.stagecoach.core.coap.Option;
+import io.stagecoach.core.coap.OptionNumber;
+import io.stagecoach.core.coap.Request;
+import io.stagecoach.core.coap.Response;
+import io.stagecoach.core.coap.Type;
+import io.stagecoach.core.network.EndpointCounters.Counter;
+import io.stagecoach.core.network.dedup.DedupResult;
+import io.stagecoach.core.network.dedup.DeduplicationStore;
+import io.stagecoach.core.network.stack.LayerStack;
+import io.stagecoach.elements.EndpointContext;
+import io.stagecoach.elements.RawData;
+import java.net.InetSocketAddress;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The receive path of an endpoint (RFC 7252 §4): parse, refuse what must be refused, answer
+ * duplicates from the deduplication store, match the rest to its exchange with one lookup, and
+ * pass it up the stack holding the exchange.
+ *
+ * <table>
+ *   <caption>What comes back for bad or unmatched input</caption>
+ *   <tr><th>received</th><th>answer</th></tr>
+ *   <tr><td>version ≠ 1</td><td>nothing (§3)</td></tr>
+ *   <tr><td>malformed CON</td><td>RST, or 4.00 when header, token and options parsed (§4.2)</td></tr>
+ *   <tr><td>malformed NON</td><td>nothing (§4.3)</td></tr>
+ *   <tr><td>CON request with an unrecognized or invalid critical option</td><td>4.02 (§5.4.1)</td></tr>
+ *   <tr><td>Empty CON (ping)</td><td>RST (§4.3)</td></tr>
+ *   <tr><td>ACK/RST matching nothing</td><td>nothing</td></tr>
+ *   <tr><td>CON/NON response matching nothing</td><td>RST (§4.2, §4.3; RFC 7641 §3.6)</td></tr>
+ *   <tr><td>new CON request while the dedup store is full</td><td>5.03 with Max-Age</td></tr>
+ * </table>
+ */
+final class Inbound {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Inbound.class);
+
+    private final UdpMessageParser parser = new UdpMessageParser();
+    private final CoapEndpoint endpoint;
+    private final LayerStack stack;
+    private final ExchangeStore store;
+    private final DeduplicationStore dedup;
+    private final Outbox outbox;
+    private final EndpointCounters counters;
+    private final List<MessageInterceptor> interceptors;
+    private final int overloadMaxAgeSeconds;
+
+    Inbound(CoapEndpoint endpoint, LayerStack stack, ExchangeStore store, DeduplicationStore dedup, Outbox outbox,
+            EndpointCounters counters, List<MessageInterceptor> interceptors, int overloadMaxAgeSeconds) {
+        this.endpoint = endpoint;
+        this.stack = stack;
+        this.store = store;
+        this.dedup = dedup;
+        this.outbox = outbox;
+        this.counters = counters;
+        this.interceptors = interceptors;
+        this.overloadMaxAgeSeconds = overloadMaxAgeSeconds;
+    }
+
+    void receive(RawData raw) {
+        Message message;
+        byte[] bytes = raw.bytes();
+        try {
+            message = parser.parse(bytes, 0, bytes.length, raw.context(), raw.receiveNanos());
+        } catch (MessageFormatException e) {
+            refuse(raw.context(), e);
+            return;
+        }
+        counters.received(message.type());
+        if (message instanceof Request) {
+            receiveRequest((Request) message);
+        } else if (message instanceof Response) {
+            receiveResponse((Response) message);
+        } else {
+            receiveEmpty((EmptyMessage) message);
+        }
+    }
+
+    private void refuse(EndpointContext from, MessageFormatException e) {
+        if (e.isSilentDrop()) {
+            counters.increment(Counter.IGNORED_VERSION);
+            return;
+        }
+        counters.increment(Counter.MALFORMED);
+        LOG.debug("malformed message from {}: {}", from.peer(), e.reason());
+        if (e.type() != Type.CON || !e.hasMid()) {
+            return; // a NON, ACK or RST that cannot be parsed is dropped (RFC 7252 §4.2, §4.3)
+        }
+        if (e.optionsParsed() && e.code() != null && e.code().isRequest()) {
+            Response badRequest = Response.builder(Code.BAD_REQUEST).type(Type.ACK).mid(e.mid())
+                    .token(e.token()).payload(e.reason()).peer(from).build();
+            outbox.sendDirect(from, badRequest);
+        } else {
+            outbox.sendDirect(from, EmptyMessage.of(Type.RST, e.mid()).withPeer(from));
+        }
+    }
+
+    private void receiveRequest(Request request) {
+        for (MessageInterceptor i : interceptors) {
+            i.receiveRequest(request);
+        }
+        EndpointContext peer = request.peer();
+        if (request.type() == Type.ACK || request.type() == Type.RST) {
+            counters.increment(Counter.MALFORMED); // a request cannot travel in an ACK or RST (§4.2, §4.3)
+            return;
+        }
+        Option bad = unrecognizedCritical(request);
+        if (bad != null) {
+            counters.increment(Counter.BAD_OPTION);
+            if (request.type() == Type.CON) {
+                String why = "Unrecognized option " + bad.number();
+                outbox.sendDirect(peer, Response.forRequest(request, Code.BAD_OPTION).type(Type.ACK)
+                        .mid(request.mid()).payload(why).build());
+            }
+            return; // a NON with such an option is rejected silently (§5.4.1)
+        }
+        boolean con = request.type() == Type.CON;
+        DedupResult seen = dedup.lookupOrInsert(peer.peer(), request.mid(), con, isIdempotent(request.code()),
+                request.receiveNanos());
+        switch (seen.status()) {
+            case NEW:
+                Exchange exchange = new Exchange(Exchange.Origin.REMOTE, request, peer, request.receiveNanos(), null);
+                exchange.execute(() -> stack.receiveRequest(exchange, request));
+                return;
+            case OVERLOADED:
+                counters.increment(Counter.REJECTED_OVERLOAD);
+                if (con) {
+                    Response.Builder unavailable = Response.forRequest(request, Code.SERVICE_UNAVAILABLE)
+                            .type(Type.ACK).mid(request.mid());
+                    unavailable.options().maxAge(overloadMaxAgeSeconds);
+                    outbox.sendDirect(peer, unavailable.build());
+                }
+                return;
+            default:
+                answerDuplicate(peer, request.mid(), seen);
+        }
+    }
+
+    private void receiveResponse(Response response) {
+        for (MessageInterceptor i : interceptors) {
+            i.receiveResponse(response);
+        }
+        InetSocketAddress peer = response.peer().peer();
+        Exchange exchange;
+        if (response.type() == Type.ACK) {
+            exchange = store.findByMid(peer, response.mid());
+            if (exchange == null || !exchange.isLocal() || !exchange.currentRequest().token().equals(response.token())) {
+                counters.increment(Counter.UNMATCHED); // late or foreign ACK (§4.2): ignore
+                return;
+            }
+        } else if (response.type() == Type.RST) {
+            counters.increment(Counter.MALFORMED); // a RST carries no response (§4.2)
+            return;
+        } else {
+            DedupResult seen = dedup.lookupOrInsert(peer, response.mid(), response.type() == Type.CON, false,
+                    response.receiveNanos());
+            if (seen.status() != DedupResult.Status.NEW) {
+                answerDuplicate(response.peer(), response.mid(), seen);
+                return;
+            }
+            exchange = store.findByToken(peer, response.token());
+            if (exchange == null) {
+                // Nobody waits for it, e.g. a notification after a cancel (RFC 7641 §3.6).
+                counters.increment(Counter.UNMATCHED);
+                outbox.sendDirect(response.peer(), EmptyMessage.rstFor(response));
+                return;
+            }
+        }
+        Exchange matched = exchange;
+        matched.execute(() -> {
+            if (!matched.isComplete()) {
+                stack.receiveResponse(matched, response);
+            } else if (response.type() == Type.CON) {
+                outbox.sendDirect(response.peer(), EmptyMessage.ackFor(response));
+            }
+        });
+    }
+
+    private void receiveEmpty(EmptyMessage message) {
+        for (MessageInterceptor i : interceptors) {
+            i.receiveEmpty(message);
+        }
+        switch (message.type()) {
+            case CON:
+                // CoAP ping (§4.3): answered with RST, never remembered.
+                outbox.sendDirect(message.peer(), EmptyMessage.rstFor(message));
+                return;
+            case NON:
+                counters.increment(Counter.MALFORMED); // an Empty NON is not defined (§4.1)
+                return;
+            default:
+                Exchange exchange = store.findByMid(message.peer().peer(), message.mid());
+                if (exchange == null) {
+                    counters.increment(Counter.UNMATCHED);
+                    return;
+                }
+                exchange.execute(() -> {
+                    if (!exchange.isComplete()) {
+                        stack.receiveEmpty(exchange, message);
+                    }
+                });
+        }
+    }
+
+    private void answerDuplicate(EndpointContext peer, int mid, DedupResult seen) {
+        counters.increment(Counter.DUPLICATES);
+        if (seen.status() != DedupResult.Status.DONE) {
+            return; // still being processed: the answer will come (§4.5)
+        }
+        if (seen.emptyAck()) {
+            outbox.sendDirect(peer, EmptyMessage.of(Type.ACK, mid).withPeer(peer));
+        } else if (seen.reply() != null) {
+            outbox.sendRaw(peer.peer(), peer, Type.valueOf((seen.reply()[0] >> 4) & 0x3), seen.reply());
+        }
+    }
+
+    /** The first critical option this endpoint does not process, or {@code null}. */
+    private static Option unrecognizedCritical(Request request) {
+        for (Option o : request.options()) {
+            OptionNumber n = o.optionNumber();
+            if (n.isCritical() && (!n.isKnown() || n == OptionNumber.OSCORE || !o.isValid())) {
+                return o; // OSCORE is known to the codec but not processed here (RFC 8613 is not implemented)
+            }
+        }
+        return null;
+    }
+
+    static boolean isIdempotent(Code method) {
+        return method == Code.GET || method == Code.PUT || method == Code.DELETE || method == Code.FETCH;
+    }
+}

@@ -1,0 +1,169 @@
+package io.stagecoach.core.network;
+
+import io.stagecoach.core.codec.UdpMessageSerializer;
+import io.stagecoach.core.coap.EmptyMessage;
+import io.stagecoach.core.coap.Message;
+import io.stagecoach.core.coap.Request;
+import io.stagecoach.core.coap.Response;
+import io.stagecoach.core.coap.Type;
+import io.stagecoach.core.network.EndpointCounters.Counter;
+import io.stagecoach.core.network.dedup.DeduplicationStore;
+import io.stagecoach.core.network.stack.LayerStack;
+import io.stagecoach.elements.Connector;
+import io.stagecoach.elements.RawData;
+import io.stagecoach.elements.SendCallback;
+import io.stagecoach.elements.time.Clock;
+import java.net.InetSocketAddress;
+import java.util.List;
+
+/**
+ * The bottom of the stack: gives a message its MID, registers the exchange for the ACK/RST it may
+ * get, remembers the reply for duplicate detection, encodes it and hands it to the connector.
+ *
+ * <p>Runs on the thread that holds the exchange.
+ */
+final class Outbox implements LayerStack.Outbox {
+
+    private final Connector connector;
+    private final UdpMessageSerializer serializer = new UdpMessageSerializer();
+    private final MessageIdProvider mids;
+    private final ExchangeStore store;
+    private final DeduplicationStore dedup;
+    private final EndpointCounters counters;
+    private final List<MessageInterceptor> interceptors;
+    private final Clock clock;
+
+    Outbox(Connector connector, MessageIdProvider mids, ExchangeStore store, DeduplicationStore dedup,
+            EndpointCounters counters, List<MessageInterceptor> interceptors, Clock clock) {
+        this.connector = connector;
+        this.mids = mids;
+        this.store = store;
+        this.dedup = dedup;
+        this.counters = counters;
+        this.interceptors = interceptors;
+        this.clock = clock;
+    }
+
+    @Override
+    public void sendRequest(Exchange exchange, Request request) {
+        Request r = request;
+        if (r.mid() < 0) {
+            int mid = nextMid(exchange);
+            if (mid < 0) {
+                return;
+            }
+            r = r.withMid(mid);
+            exchange.setCurrentRequest(r);
+            store.registerMid(exchange, r.mid());
+        }
+        for (MessageInterceptor i : interceptors) {
+            i.sendRequest(r);
+        }
+        send(exchange, r, exchange.isLocal() ? new FailExchange(exchange) : null);
+    }
+
+    @Override
+    public void sendResponse(Exchange exchange, Response response) {
+        Response r = response;
+        if (r.mid() < 0) {
+            int mid = nextMid(exchange);
+            if (mid < 0) {
+                return;
+            }
+            r = r.withMid(mid);
+            exchange.setCurrentResponse(r);
+            store.registerMid(exchange, mid); // a CON awaits its ACK; a NON may draw a RST
+        }
+        for (MessageInterceptor i : interceptors) {
+            i.sendResponse(r);
+        }
+        byte[] bytes = encode(r);
+        Request request = exchange.request();
+        if (r.type() == Type.ACK) {
+            dedup.complete(exchange.peer().peer(), r.mid(), bytes);
+        } else if (r.type() == Type.NON && request.type() == Type.NON) {
+            dedup.complete(exchange.peer().peer(), request.mid(), bytes);
+        }
+        transmit(exchange, r.type(), bytes, null);
+    }
+
+    @Override
+    public void sendEmpty(Exchange exchange, EmptyMessage message) {
+        for (MessageInterceptor i : interceptors) {
+            i.sendEmpty(message);
+        }
+        byte[] bytes = encode(message);
+        InetSocketAddress peer = exchange.peer().peer();
+        if (message.type() == Type.ACK) {
+            dedup.completeEmptyAck(peer, message.mid());
+        } else if (message.type() == Type.RST) {
+            dedup.complete(peer, message.mid(), bytes);
+        }
+        transmit(exchange, message.type(), bytes, null);
+    }
+
+    /** Sends a message outside any exchange (RST to a ping, 5.03 under overload, a stored reply). */
+    void sendRaw(InetSocketAddress peer, io.stagecoach.elements.EndpointContext context, Type type, byte[] bytes) {
+        counters.sent(type);
+        connector.send(RawData.outbound(bytes, context, null));
+    }
+
+    /** Encodes and sends a message outside any exchange. */
+    void sendDirect(io.stagecoach.elements.EndpointContext context, Message message) {
+        for (MessageInterceptor i : interceptors) {
+            if (message instanceof EmptyMessage) {
+                i.sendEmpty((EmptyMessage) message);
+            } else if (message instanceof Response) {
+                i.sendResponse((Response) message);
+            }
+        }
+        byte[] bytes = encode(message);
+        if (message.type() == Type.ACK || message.type() == Type.RST) {
+            dedup.complete(context.peer(), message.mid(), bytes);
+        }
+        sendRaw(context.peer(), context, message.type(), bytes);
+    }
+
+    private void send(Exchange exchange, Message m, SendCallback callback) {
+        transmit(exchange, m.type(), encode(m), callback);
+    }
+
+    private void transmit(Exchange exchange, Type type, byte[] bytes, SendCallback callback) {
+        counters.sent(type);
+        connector.send(RawData.outbound(bytes, exchange.peer(), callback));
+    }
+
+    private byte[] encode(Message m) {
+        return serializer.serialize(m);
+    }
+
+    private int nextMid(Exchange exchange) {
+        try {
+            return mids.nextMid(exchange.peer().peer(), clock.nanoTime());
+        } catch (MidExhaustedException e) {
+            counters.increment(Counter.SEND_ERRORS);
+            exchange.fail(e);
+            return -1;
+        }
+    }
+
+    /** Fails a client exchange whose request the connector could not send. */
+    private final class FailExchange implements SendCallback {
+        private final Exchange exchange;
+
+        FailExchange(Exchange exchange) {
+            this.exchange = exchange;
+        }
+
+        @Override
+        public void onSent() {
+        }
+
+        @Override
+        public void onFailed(Throwable cause) {
+            counters.increment(Counter.SEND_ERRORS);
+            exchange.execute(() -> exchange.fail(new CoapException("cannot send to " + exchange.peer().peer()
+                    + ": " + cause.getMessage(), cause)));
+        }
+    }
+}
