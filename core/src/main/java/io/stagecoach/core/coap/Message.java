@@ -1,0 +1,268 @@
+package io.stagecoach.core.coap;
+
+import io.stagecoach.elements.EndpointContext;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * A CoAP message (RFC 7252 §3): immutable; one of {@link Request}, {@link Response} or
+ * {@link EmptyMessage}, told apart by the code class (§4.1, §5.8, §5.9).
+ *
+ * <p>Three kinds of fields:
+ * <ul>
+ *   <li><b>Wire data</b>, part of {@link #equals(Object)}: {@link #code()}, {@link #token()},
+ *       {@link #options()}, {@link #payload()}, plus type and MID below.
+ *   <li><b>Filled by the stack</b> when the application leaves them unset: {@link #type()}
+ *       ({@code null} = not set yet) and {@link #mid()} ({@code -1} = not set yet). The
+ *       endpoint's message layer picks them with {@link #withType(Type)} / {@link #withMid(int)};
+ *       the serializer refuses a message where either is still unset.
+ *   <li><b>Metadata</b>, never on the wire and not part of {@code equals}: the peer
+ *       {@link EndpointContext} (destination of an outgoing message, source of a received one)
+ *       and {@link #receiveNanos()}, the {@code Clock} reading when it was received.
+ * </ul>
+ *
+ * <p>The {@code with*} methods make cheap copies that share the option and payload arrays.
+ */
+public abstract class Message {
+
+    private static final byte[] NO_PAYLOAD = new byte[0];
+
+    private final Type type;
+    private final int mid;
+    private final Token token;
+    private final Code code;
+    private final OptionSet options;
+    private final byte[] payload;
+    private final EndpointContext peer;
+    private final long receiveNanos;
+
+    Message(Type type, int mid, Token token, Code code, OptionSet options, byte[] payload,
+            EndpointContext peer, long receiveNanos) {
+        if (mid < -1 || mid > 0xFFFF) {
+            throw new IllegalArgumentException("MID must be 0..65535 or -1 (unset), got " + mid);
+        }
+        this.type = type;
+        this.mid = mid;
+        this.token = Objects.requireNonNull(token, "token");
+        this.code = Objects.requireNonNull(code, "code");
+        this.options = Objects.requireNonNull(options, "options");
+        this.payload = Objects.requireNonNull(payload, "payload");
+        this.peer = peer;
+        this.receiveNanos = receiveNanos;
+    }
+
+    /** The message type, or {@code null} until the stack sets it. */
+    public final Type type() {
+        return type;
+    }
+
+    /** The message ID 0..65535, or -1 until the stack sets it. */
+    public final int mid() {
+        return mid;
+    }
+
+    public final Token token() {
+        return token;
+    }
+
+    public final Code code() {
+        return code;
+    }
+
+    public final OptionSet options() {
+        return options;
+    }
+
+    /** A copy of the payload; empty when there is none. */
+    public final byte[] payload() {
+        return payload.clone();
+    }
+
+    public final int payloadLength() {
+        return payload.length;
+    }
+
+    /** Copies the payload into {@code dst} at {@code off}; for encoders. */
+    public final void copyPayloadTo(byte[] dst, int off) {
+        System.arraycopy(payload, 0, dst, off, payload.length);
+    }
+
+    /** The payload decoded as UTF-8. */
+    public final String payloadString() {
+        return new String(payload, StandardCharsets.UTF_8);
+    }
+
+    /** Peer of this message (metadata), or {@code null}. */
+    public final EndpointContext peer() {
+        return peer;
+    }
+
+    /** Clock reading when received (metadata); 0 for a message built locally. */
+    public final long receiveNanos() {
+        return receiveNanos;
+    }
+
+    /** Whether the type is CON. */
+    public final boolean isConfirmable() {
+        return type == Type.CON;
+    }
+
+    /** Shared payload array, never exposed outside the package. */
+    final byte[] payloadArray() {
+        return payload;
+    }
+
+    /** A copy with another MID (0..65535, or -1 to unset). */
+    public abstract Message withMid(int mid);
+
+    /** A copy with another type. */
+    public abstract Message withType(Type type);
+
+    /** A copy with another peer (metadata). */
+    public abstract Message withPeer(EndpointContext peer);
+
+    /** A copy with another token. */
+    public abstract Message withToken(Token token);
+
+    /** Equal when of the same kind with the same wire data; metadata is ignored. */
+    @Override
+    public final boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (o == null || o.getClass() != getClass()) {
+            return false;
+        }
+        Message m = (Message) o;
+        return type == m.type && mid == m.mid && code == m.code && token.equals(m.token)
+                && options.equals(m.options) && Arrays.equals(payload, m.payload);
+    }
+
+    @Override
+    public final int hashCode() {
+        return ((mid * 31 + code.value()) * 31 + token.hashCode()) * 31 + options.hashCode();
+    }
+
+    /** E.g. {@code CON-0.01 GET mid=4660 token=0102 [Uri-Path="x"] payload=0B}. */
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder();
+        sb.append(type == null ? "?" : type).append(' ').append(code)
+                .append(" mid=").append(mid < 0 ? "?" : Integer.toString(mid))
+                .append(" token=").append(token);
+        if (!options.isEmpty()) {
+            sb.append(' ').append(options);
+        }
+        if (payload.length > 0) {
+            sb.append(" payload=").append(payload.length).append('B');
+        }
+        if (peer != null) {
+            sb.append(" peer=").append(peer);
+        }
+        return sb.toString();
+    }
+
+    /**
+     * The fields every builder has.
+     *
+     * @param <B> the concrete builder, returned by the setters
+     */
+    public abstract static class Builder<B extends Builder<B>> {
+        Type type;
+        int mid = -1;
+        Token token = Token.EMPTY;
+        OptionSet options = OptionSet.EMPTY;
+        OptionSet.Builder optionsBuilder;
+        byte[] payload = NO_PAYLOAD;
+        EndpointContext peer;
+        long receiveNanos;
+
+        Builder() {
+        }
+
+        Builder(Message m) {
+            type = m.type;
+            mid = m.mid;
+            token = m.token;
+            options = m.options;
+            payload = m.payload;
+            peer = m.peer;
+            receiveNanos = m.receiveNanos;
+        }
+
+        @SuppressWarnings("unchecked")
+        final B self() {
+            return (B) this;
+        }
+
+        /** Message type; leave unset to let the stack choose. */
+        public B type(Type type) {
+            this.type = type;
+            return self();
+        }
+
+        /** Message ID 0..65535, or -1 to let the stack choose. */
+        public B mid(int mid) {
+            if (mid < -1 || mid > 0xFFFF) {
+                throw new IllegalArgumentException("MID must be 0..65535 or -1 (unset), got " + mid);
+            }
+            this.mid = mid;
+            return self();
+        }
+
+        public B token(Token token) {
+            this.token = Objects.requireNonNull(token, "token");
+            return self();
+        }
+
+        /** Replaces all options. */
+        public B options(OptionSet options) {
+            this.options = Objects.requireNonNull(options, "options");
+            this.optionsBuilder = null;
+            return self();
+        }
+
+        /** The options being built, to set single options: {@code b.options().uriPath("a")}. */
+        public OptionSet.Builder options() {
+            if (optionsBuilder == null) {
+                optionsBuilder = options.newBuilder();
+            }
+            return optionsBuilder;
+        }
+
+        /** Sets a copy of {@code payload}. */
+        public B payload(byte[] payload) {
+            this.payload = payload.clone();
+            return self();
+        }
+
+        /** Sets a copy of {@code len} bytes of {@code src} from {@code off}. */
+        public B payload(byte[] src, int off, int len) {
+            this.payload = Arrays.copyOfRange(src, off, off + len);
+            return self();
+        }
+
+        /** Sets the payload to {@code text} in UTF-8. */
+        public B payload(String text) {
+            this.payload = text.getBytes(StandardCharsets.UTF_8);
+            return self();
+        }
+
+        /** Peer (metadata): destination when sending. */
+        public B peer(EndpointContext peer) {
+            this.peer = peer;
+            return self();
+        }
+
+        /** Receive time (metadata), set by the parser. */
+        public B receiveNanos(long receiveNanos) {
+            this.receiveNanos = receiveNanos;
+            return self();
+        }
+
+        final OptionSet builtOptions() {
+            return optionsBuilder == null ? options : optionsBuilder.build();
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package io.stagecoach.core.coap;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.Test;
+
+/** Token, ContentFormat and Type: the small value classes. */
+class ValuesTest {
+
+    @Test
+    void tokenIsAnImmutableCopy() {
+        byte[] src = {1, 2, 3};
+        Token t = Token.of(src);
+        src[0] = 9;
+        assertEquals("010203", t.toHex());
+        byte[] out = t.bytes();
+        out[1] = 9;
+        assertArrayEquals(new byte[] {1, 2, 3}, t.bytes());
+        assertEquals(Token.fromHex("010203"), t);
+        assertEquals(Token.fromHex("010203").hashCode(), t.hashCode());
+        assertNotEquals(Token.fromHex("0102"), t);
+        assertSame(Token.EMPTY, Token.fromHex(""));
+        assertEquals("0000000000000102", Token.ofLong(258).toHex());
+    }
+
+    @Test
+    void tokenLongerThanEightBytesIsRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Token.of(new byte[9]));
+        assertEquals("token length must be 0..8 bytes, got 9", e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> Token.fromHex("0g"));
+    }
+
+    @Test
+    void contentFormatByNumberNameAndAlias() {
+        assertSame(ContentFormat.JSON, ContentFormat.valueOf(50));
+        assertSame(ContentFormat.JSON, ContentFormat.parse("json"));
+        assertSame(ContentFormat.JSON, ContentFormat.parse("application/json"));
+        assertSame(ContentFormat.LINK_FORMAT, ContentFormat.parse("link"));
+        assertSame(ContentFormat.TEXT_PLAIN, ContentFormat.parse("text"));
+        assertSame(ContentFormat.OCTET_STREAM, ContentFormat.parse("42"));
+        assertEquals("application/vnd.oma.lwm2m+tlv", ContentFormat.valueOf(11542).mediaType());
+        ContentFormat unknown = ContentFormat.parse("65000");
+        assertNull(unknown.mediaType());
+        assertEquals("65000", unknown.toString());
+        assertThrows(IllegalArgumentException.class, () -> ContentFormat.parse("image/gif"));
+        assertThrows(IllegalArgumentException.class, () -> ContentFormat.valueOf(70000));
+    }
+
+    @Test
+    void typeWireValues() {
+        assertSame(Type.ACK, Type.valueOf(2));
+        assertEquals(3, Type.RST.wire());
+        assertThrows(IllegalArgumentException.class, () -> Type.valueOf(4));
+    }
+}

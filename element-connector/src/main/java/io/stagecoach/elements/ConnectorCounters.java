@@ -1,0 +1,81 @@
+package io.stagecoach.elements;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Event counts of one connector since it was built (they survive stop/start). Increments are
+ * cheap under contention ({@link LongAdder}); reads are not atomic across counters, use
+ * {@link #snapshot()} for a consistent-enough picture.
+ */
+public final class ConnectorCounters {
+
+    /** Counter values at one moment. */
+    public record Snapshot(long received, long sent, long droppedOversize, long droppedQueueFull,
+            long sendErrors) {
+        @Override
+        public String toString() {
+            return "received=" + received + " sent=" + sent + " droppedOversize=" + droppedOversize
+                    + " droppedQueueFull=" + droppedQueueFull + " sendErrors=" + sendErrors;
+        }
+    }
+
+    private final LongAdder received = new LongAdder();
+    private final LongAdder sent = new LongAdder();
+    private final LongAdder droppedOversize = new LongAdder();
+    private final LongAdder droppedQueueFull = new LongAdder();
+    private final LongAdder sendErrors = new LongAdder();
+
+    /** Datagrams handed to the {@link RawDataReceiver}. */
+    public long received() {
+        return received.sum();
+    }
+
+    /** Datagrams handed to the socket successfully. */
+    public long sent() {
+        return sent.sum();
+    }
+
+    /** Datagrams larger than the maximum datagram size, inbound (dropped) and outbound (rejected). */
+    public long droppedOversize() {
+        return droppedOversize.sum();
+    }
+
+    /** Outbound datagrams rejected because the outbound queue was full. */
+    public long droppedQueueFull() {
+        return droppedQueueFull.sum();
+    }
+
+    /** Outbound datagrams the socket refused, or sent while the connector was stopped. */
+    public long sendErrors() {
+        return sendErrors.sum();
+    }
+
+    public void incrementReceived() {
+        received.increment();
+    }
+
+    public void incrementSent() {
+        sent.increment();
+    }
+
+    public void incrementDroppedOversize() {
+        droppedOversize.increment();
+    }
+
+    public void incrementDroppedQueueFull() {
+        droppedQueueFull.increment();
+    }
+
+    public void incrementSendErrors() {
+        sendErrors.increment();
+    }
+
+    public Snapshot snapshot() {
+        return new Snapshot(received(), sent(), droppedOversize(), droppedQueueFull(), sendErrors());
+    }
+
+    @Override
+    public String toString() {
+        return snapshot().toString();
+    }
+}

@@ -1,0 +1,109 @@
+package io.stagecoach.elements;
+
+import java.nio.ByteBuffer;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One datagram with the context of its peer: what a {@link Connector} receives or sends.
+ *
+ * <p>Immutable. The factories take ownership of the byte array without copying (the hot path
+ * copies each datagram exactly once, from the socket buffer into this array); the caller must not
+ * modify the array afterwards. Readers get a {@linkplain #buffer() read-only view} or a
+ * {@linkplain #bytes() copy}.
+ */
+public final class RawData {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RawData.class);
+
+    private final byte[] bytes;
+    private final EndpointContext context;
+    private final SendCallback callback;
+    private final long receiveNanos;
+
+    private RawData(byte[] bytes, EndpointContext context, SendCallback callback, long receiveNanos) {
+        this.bytes = Objects.requireNonNull(bytes, "bytes");
+        this.context = Objects.requireNonNull(context, "context");
+        this.callback = callback;
+        this.receiveNanos = receiveNanos;
+    }
+
+    /**
+     * A received datagram.
+     *
+     * @param context      the sender
+     * @param receiveNanos the reading of the connector's {@link io.stagecoach.elements.time.Clock}
+     *                     when the datagram was taken from the socket
+     */
+    public static RawData inbound(byte[] bytes, EndpointContext context, long receiveNanos) {
+        return new RawData(bytes, context, null, receiveNanos);
+    }
+
+    /**
+     * A datagram to send.
+     *
+     * @param context  the destination
+     * @param callback told whether the datagram left; may be {@code null}
+     */
+    public static RawData outbound(byte[] bytes, EndpointContext context, SendCallback callback) {
+        return new RawData(bytes, context, callback, 0L);
+    }
+
+    /** Number of payload bytes. */
+    public int size() {
+        return bytes.length;
+    }
+
+    /** A read-only view of the bytes, positioned at 0; no copy. */
+    public ByteBuffer buffer() {
+        return ByteBuffer.wrap(bytes).asReadOnlyBuffer();
+    }
+
+    /** A fresh copy of the bytes. */
+    public byte[] bytes() {
+        return bytes.clone();
+    }
+
+    /** The peer: sender of inbound data, destination of outbound data. */
+    public EndpointContext context() {
+        return context;
+    }
+
+    /** The callback of outbound data, or {@code null}. */
+    public SendCallback callback() {
+        return callback;
+    }
+
+    /** Clock reading at reception; {@code 0} for outbound data. */
+    public long receiveNanos() {
+        return receiveNanos;
+    }
+
+    /** Tells the callback (if any) that the datagram left; a throwing callback is logged. */
+    public void notifySent() {
+        if (callback != null) {
+            try {
+                callback.onSent();
+            } catch (RuntimeException e) {
+                LOG.warn("SendCallback.onSent of {} threw", this, e);
+            }
+        }
+    }
+
+    /** Tells the callback (if any) that the datagram was not sent; a throwing callback is logged. */
+    public void notifyFailed(Throwable cause) {
+        if (callback != null) {
+            try {
+                callback.onFailed(cause);
+            } catch (RuntimeException e) {
+                LOG.warn("SendCallback.onFailed of {} threw", this, e);
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "RawData[" + bytes.length + " bytes, " + context + "]";
+    }
+}

@@ -1,0 +1,276 @@
+package io.stagecoach.elements.udp;
+
+import io.stagecoach.elements.Connector;
+import io.stagecoach.elements.ConnectorCounters;
+import io.stagecoach.elements.EndpointContext;
+import io.stagecoach.elements.NamedThreadFactory;
+import io.stagecoach.elements.RawData;
+import io.stagecoach.elements.RawDataReceiver;
+import io.stagecoach.elements.SendFailedException;
+import io.stagecoach.elements.SendFailedException.Reason;
+import io.stagecoach.elements.time.Clock;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.DatagramChannel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * UDP connector on the JDK: one blocking {@link DatagramChannel}, {@code receiverThreads}
+ * threads that each block in {@code receive} and hand datagrams to the {@link RawDataReceiver},
+ * and {@code senderThreads} threads draining a bounded outbound queue.
+ *
+ * <p>Threads are named {@code stagecoach-udp-recv-N} and {@code stagecoach-udp-send-N}. Receiver
+ * threads share the channel (the JDK serialises the {@code receive} system calls); with more than
+ * one, one thread processes a datagram while another waits in the kernel. See
+ * {@code docs/network-stage.md} for the defaults and measurements.
+ */
+public final class UdpConnector implements Connector {
+
+    private static final Logger LOG = LoggerFactory.getLogger(UdpConnector.class);
+    private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(5);
+
+    private enum State { NEW, RUNNING, STOPPED, DESTROYED }
+
+    private final UdpConnectorConfig config;
+    private final ConnectorCounters counters = new ConnectorCounters();
+    private final Object lifecycle = new Object();
+
+    private volatile RawDataReceiver receiver = data -> { };
+    private volatile State state = State.NEW;
+    private volatile DatagramChannel channel;
+    private volatile BlockingQueue<RawData> outbound;
+    private volatile InetSocketAddress boundAddress;
+    private NamedThreadFactory threadFactory;
+    private final List<Thread> threads = new ArrayList<>();
+
+    UdpConnector(UdpConnectorConfig config) {
+        this.config = config;
+        this.boundAddress = config.bindAddress();
+    }
+
+    public static UdpConnectorConfig.Builder builder() {
+        return UdpConnectorConfig.builder();
+    }
+
+    /** The settings this connector was built with. */
+    public UdpConnectorConfig config() {
+        return config;
+    }
+
+    @Override
+    public void start() throws IOException {
+        synchronized (lifecycle) {
+            if (state == State.RUNNING) {
+                return;
+            }
+            if (state == State.DESTROYED) {
+                throw new IllegalStateException("connector destroyed");
+            }
+            DatagramChannel ch = DatagramChannel.open();
+            try {
+                if (config.receiveBufferSize() > 0) {
+                    ch.setOption(StandardSocketOptions.SO_RCVBUF, config.receiveBufferSize());
+                }
+                if (config.sendBufferSize() > 0) {
+                    ch.setOption(StandardSocketOptions.SO_SNDBUF, config.sendBufferSize());
+                }
+                ch.bind(config.bindAddress());
+            } catch (IOException | RuntimeException e) {
+                ch.close();
+                throw e;
+            }
+            channel = ch;
+            boundAddress = (InetSocketAddress) ch.getLocalAddress();
+            outbound = new ArrayBlockingQueue<>(config.outboundQueueCapacity());
+            threadFactory = new NamedThreadFactory("udp", true);
+            for (int i = 0; i < config.receiverThreads(); i++) {
+                threads.add(threadFactory.newThread(new Receive(ch)));
+            }
+            for (int i = 0; i < config.senderThreads(); i++) {
+                threads.add(threadFactory.newThread(new Send(ch, outbound)));
+            }
+            state = State.RUNNING;
+            threads.forEach(Thread::start);
+            LOG.info("UDP connector bound to {} (rcvbuf {}, sndbuf {}, {} receiver / {} sender threads)",
+                    boundAddress, ch.getOption(StandardSocketOptions.SO_RCVBUF),
+                    ch.getOption(StandardSocketOptions.SO_SNDBUF), config.receiverThreads(),
+                    config.senderThreads());
+        }
+    }
+
+    @Override
+    public void stop() {
+        synchronized (lifecycle) {
+            if (state != State.RUNNING) {
+                return;
+            }
+            state = State.STOPPED;
+            try {
+                channel.close();
+            } catch (IOException e) {
+                LOG.warn("closing {} failed", boundAddress, e);
+            }
+            threads.forEach(Thread::interrupt);
+            if (!threadFactory.joinAll(JOIN_TIMEOUT)) {
+                LOG.warn("connector threads still alive after stop: {}", threadFactory.liveThreads());
+            }
+            threads.clear();
+            failQueued(outbound);
+        }
+    }
+
+    @Override
+    public void destroy() {
+        synchronized (lifecycle) {
+            stop();
+            state = State.DESTROYED;
+            receiver = data -> { };
+        }
+    }
+
+    private void failQueued(BlockingQueue<RawData> queue) {
+        List<RawData> left = new ArrayList<>();
+        queue.drainTo(left);
+        for (RawData d : left) {
+            counters.incrementSendErrors();
+            d.notifyFailed(new SendFailedException(Reason.STOPPED, "connector stopped before sending"));
+        }
+    }
+
+    @Override
+    public void send(RawData data) {
+        if (data.size() > config.maxDatagramSize()) {
+            counters.incrementDroppedOversize();
+            data.notifyFailed(new SendFailedException(Reason.OVERSIZE,
+                    data.size() + " bytes > maxDatagramSize " + config.maxDatagramSize()));
+            return;
+        }
+        BlockingQueue<RawData> queue = outbound;
+        if (state != State.RUNNING || queue == null) {
+            counters.incrementSendErrors();
+            data.notifyFailed(new SendFailedException(Reason.STOPPED, "connector not running"));
+            return;
+        }
+        if (!queue.offer(data)) {
+            counters.incrementDroppedQueueFull();
+            data.notifyFailed(new SendFailedException(Reason.QUEUE_FULL,
+                    "outbound queue full (" + config.outboundQueueCapacity() + ")"));
+            return;
+        }
+        if (state != State.RUNNING) {
+            // raced with stop(): the senders may already be gone
+            failQueued(queue);
+        }
+    }
+
+    @Override
+    public void setRawDataReceiver(RawDataReceiver receiver) {
+        this.receiver = java.util.Objects.requireNonNull(receiver, "receiver");
+    }
+
+    @Override
+    public InetSocketAddress getAddress() {
+        return boundAddress;
+    }
+
+    @Override
+    public String getProtocol() {
+        return "UDP";
+    }
+
+    @Override
+    public ConnectorCounters counters() {
+        return counters;
+    }
+
+    @Override
+    public String toString() {
+        return "UdpConnector[" + boundAddress + ", " + state + "]";
+    }
+
+    private final class Receive implements Runnable {
+        private final DatagramChannel ch;
+
+        Receive(DatagramChannel ch) {
+            this.ch = ch;
+        }
+
+        @Override
+        public void run() {
+            Clock clock = config.clock();
+            int max = config.maxDatagramSize();
+            // one byte more than allowed: a datagram that fills it was too large (the kernel truncates)
+            ByteBuffer buf = ByteBuffer.allocateDirect(max + 1);
+            while (ch.isOpen()) {
+                InetSocketAddress peer;
+                try {
+                    buf.clear();
+                    peer = (InetSocketAddress) ch.receive(buf);
+                } catch (ClosedChannelException e) {
+                    return; // stop() closed it, or we were interrupted
+                } catch (IOException e) {
+                    LOG.warn("receive on {} failed", boundAddress, e);
+                    continue;
+                }
+                long nanos = clock.nanoTime();
+                buf.flip();
+                if (buf.remaining() > max) {
+                    counters.incrementDroppedOversize();
+                    LOG.debug("dropped datagram from {} larger than {} bytes", peer, max);
+                    continue;
+                }
+                byte[] bytes = new byte[buf.remaining()];
+                buf.get(bytes);
+                counters.incrementReceived();
+                try {
+                    receiver.receiveData(RawData.inbound(bytes, EndpointContext.of(peer), nanos));
+                } catch (RuntimeException e) {
+                    LOG.warn("RawDataReceiver threw on datagram from {}", peer, e);
+                }
+            }
+        }
+    }
+
+    private final class Send implements Runnable {
+        private final DatagramChannel ch;
+        private final BlockingQueue<RawData> queue;
+
+        Send(DatagramChannel ch, BlockingQueue<RawData> queue) {
+            this.ch = ch;
+            this.queue = queue;
+        }
+
+        @Override
+        public void run() {
+            while (ch.isOpen()) {
+                RawData data;
+                try {
+                    data = queue.take();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                try {
+                    ch.send(data.buffer(), data.context().peer());
+                    counters.incrementSent();
+                    data.notifySent();
+                } catch (ClosedChannelException e) {
+                    counters.incrementSendErrors();
+                    data.notifyFailed(new SendFailedException(Reason.STOPPED, "channel closed", e));
+                    return;
+                } catch (IOException | RuntimeException e) {
+                    counters.incrementSendErrors();
+                    data.notifyFailed(new SendFailedException(Reason.IO_ERROR, e.toString(), e));
+                }
+            }
+        }
+    }
+}
