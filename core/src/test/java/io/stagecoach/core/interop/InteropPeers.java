@@ -91,7 +91,7 @@ public final class InteropPeers {
                         : "in " + repositoryRoot().map(r -> r.resolve(VENV_BIN).toString()).orElse(VENV_BIN)
                                 + " (or $" + AIOCOAP_BIN_ENV + ")";
         return "interop peer " + peer.executable() + " not found " + where + "; install it: " + peer.installHint()
-                + " — or run .ci/install-interop-peers as root (docs/interop.md)";
+                + "; or run .ci/install-interop-peers as root (docs/interop.md)";
     }
 
     /** The nearest ancestor of the working directory (itself included) that holds {@code .ci/run}. */
