@@ -161,6 +161,7 @@ public final class ReliabilityLayer extends AbstractLayer {
 
     private void sendEmptyAck(LayerContext ctx, Exchange exchange, State s) {
         if (!s.requestAcked && !exchange.isComplete()) {
+            s.requestAcked = true; // from now on the response goes as a CON separate response
             ctx.sendEmpty(exchange, EmptyMessage.ackFor(exchange.currentRequest()));
         }
     }
