@@ -1,0 +1,248 @@
+package io.stagecoach.core.server;
+
+import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.OptionSet;
+import io.stagecoach.core.coap.Request;
+import io.stagecoach.core.coap.Response;
+import io.stagecoach.core.network.Exchange;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+/**
+ * What a resource handler sees of one request: the request's fields and the ways to answer it.
+ *
+ * <p><b>Exactly one answer.</b> A handler answers once, with a {@code respond(...)} form or
+ * {@link #reject()}; a second answer throws {@link IllegalStateException}. {@link #accept()} may
+ * come first to send an empty ACK and respond later, from any thread (RFC 7252 §5.2.2). Observe
+ * notifications do not go through this object (they are sent by the observe machinery later).
+ * A handler that returns without answering leaves the exchange to the message layer's lifetime.
+ *
+ * <p>Responses get the request's token and peer (RFC 7252 §5.3.2); type and MID are chosen by the
+ * message layer.
+ */
+public final class CoapExchange {
+
+    private static final int OPEN = 0;
+    private static final int ACCEPTED = 1;
+    private static final int ANSWERED = 2;
+
+    private final Exchange exchange;
+    private final Request request;
+    private final Resource resource;
+    private final ExchangeResponder responder;
+    private final AtomicInteger state = new AtomicInteger(OPEN);
+    private volatile Map<String, String> query;
+
+    public CoapExchange(Exchange exchange, Resource resource, ExchangeResponder responder) {
+        this.exchange = Objects.requireNonNull(exchange, "exchange");
+        this.request = exchange.request();
+        this.resource = resource;
+        this.responder = Objects.requireNonNull(responder, "responder");
+    }
+
+    // --- the request -----------------------------------------------------------------------------
+
+    public Request request() {
+        return request;
+    }
+
+    /** The protocol-stage exchange, for advanced use (e.g. attributes of the endpoint context). */
+    public Exchange exchange() {
+        return exchange;
+    }
+
+    /** The resource the request was delivered to. */
+    public Resource resource() {
+        return resource;
+    }
+
+    public Code method() {
+        return request.code();
+    }
+
+    /** A copy of the request payload; empty when there is none. */
+    public byte[] payload() {
+        return request.payload();
+    }
+
+    /** The payload decoded as UTF-8. */
+    public String payloadText() {
+        return request.payloadString();
+    }
+
+    public OptionSet options() {
+        return request.options();
+    }
+
+    /** Content-Format of the request payload, or -1. */
+    public int requestContentFormat() {
+        return request.options().contentFormat();
+    }
+
+    /**
+     * The request's Accept option, or -1 (RFC 7252 §5.10.4). (Named so because {@link #accept()}
+     * is the empty ACK, as in Californium.)
+     */
+    public int acceptFormat() {
+        return request.options().accept();
+    }
+
+    public InetSocketAddress sourceAddress() {
+        return exchange.peer().peer();
+    }
+
+    /**
+     * The Uri-Query arguments as a map: {@code k=v} gives {@code k -> v}, a bare {@code k} gives
+     * {@code k -> ""} (RFC 7252 §6.5 splits at the first '='). A repeated key keeps its first value;
+     * read {@link OptionSet#uriQuery()} for all of them.
+     */
+    public Map<String, String> queryParameters() {
+        Map<String, String> q = query;
+        if (q == null) {
+            q = parseQuery(request.options().uriQuery());
+            query = q;
+        }
+        return q;
+    }
+
+    /** The value of query argument {@code key} ({@code ""} for a bare key), or {@code null}. */
+    public String query(String key) {
+        return queryParameters().get(key);
+    }
+
+    static Map<String, String> parseQuery(List<String> args) {
+        if (args.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, String> m = new LinkedHashMap<>();
+        for (String a : args) {
+            int eq = a.indexOf('=');
+            String k = eq < 0 ? a : a.substring(0, eq);
+            String v = eq < 0 ? "" : a.substring(eq + 1);
+            m.putIfAbsent(k, v);
+        }
+        return Collections.unmodifiableMap(m);
+    }
+
+    // --- answering -------------------------------------------------------------------------------
+
+    /** Responds with {@code code} and no payload. */
+    public void respond(Code code) {
+        send(Response.forRequest(request, code));
+    }
+
+    /** Responds 2.05 Content with {@code text} as text/plain;charset=utf-8 (Content-Format 0). */
+    public void respond(String text) {
+        respond(Code.CONTENT, text);
+    }
+
+    /** Responds {@code code} with {@code text} as text/plain;charset=utf-8 (Content-Format 0). */
+    public void respond(Code code, String text) {
+        respond(code, text.getBytes(StandardCharsets.UTF_8), 0);
+    }
+
+    /** Responds {@code code} with {@code payload} in {@code contentFormat}. */
+    public void respond(Code code, byte[] payload, int contentFormat) {
+        Response.Builder b = Response.forRequest(request, code).payload(payload);
+        b.options().contentFormat(contentFormat);
+        send(b);
+    }
+
+    /** Responds {@code code} after {@code spec} set payload and options (see {@link ResponseSpec}). */
+    public void respond(Code code, Consumer<ResponseSpec> spec) {
+        Response.Builder b = Response.forRequest(request, code);
+        spec.accept(new ResponseSpec(b));
+        send(b);
+    }
+
+    /** Responds with the builder's message; its token and peer are replaced by the request's. */
+    public void respond(Response.Builder response) {
+        send(response);
+    }
+
+    /** Responds with {@code response}; its token and peer are replaced by the request's. */
+    public void respond(Response response) {
+        Response r = response.withToken(request.token()).withPeer(exchange.peer());
+        finish();
+        responder.respond(exchange, r);
+    }
+
+    /**
+     * Sends an empty ACK now for a CON request; the response follows separately
+     * (RFC 7252 §5.2.2). IllegalStateException if already accepted or answered.
+     */
+    public void accept() {
+        if (!state.compareAndSet(OPEN, ACCEPTED)) {
+            throw new IllegalStateException("exchange already " + stateName() + ": " + exchange);
+        }
+        responder.accept(exchange);
+    }
+
+    /** Answers with a RST instead of a response. IllegalStateException if already accepted or answered. */
+    public void reject() {
+        if (!state.compareAndSet(OPEN, ANSWERED)) {
+            throw new IllegalStateException("exchange already " + stateName() + ": " + exchange);
+        }
+        responder.reject(exchange);
+    }
+
+    /** Whether a response or RST has been sent. */
+    public boolean isAnswered() {
+        return state.get() == ANSWERED;
+    }
+
+    /** Whether {@link #accept()} was called and no response sent yet. */
+    public boolean isAccepted() {
+        return state.get() == ACCEPTED;
+    }
+
+    /**
+     * Sends {@code response} unless the exchange is answered already; for the deliverer's error
+     * answers, which must not throw over a handler's own answer.
+     */
+    boolean respondIfOpen(Response response) {
+        int s = state.get();
+        while (s != ANSWERED) {
+            if (state.compareAndSet(s, ANSWERED)) {
+                responder.respond(exchange, response);
+                return true;
+            }
+            s = state.get();
+        }
+        return false;
+    }
+
+    private void send(Response.Builder b) {
+        // build before marking answered: a builder that throws leaves the exchange open for the 5.00
+        Response r = b.token(request.token()).peer(exchange.peer()).build();
+        finish();
+        responder.respond(exchange, r);
+    }
+
+    private void finish() {
+        int s = state.get();
+        while (s != ANSWERED) {
+            if (state.compareAndSet(s, ANSWERED)) {
+                return;
+            }
+            s = state.get();
+        }
+        throw new IllegalStateException("exchange already answered (respond twice?): " + exchange);
+    }
+
+    private String stateName() {
+        return state.get() == ACCEPTED ? "accepted" : "answered";
+    }
+
+    @Override
+    public String toString() {
+        return "CoapExchange[" + exchange + "]";
+    }
+}

@@ -1,0 +1,152 @@
+package io.stagecoach.core.server;
+
+import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.Request;
+import io.stagecoach.core.coap.Response;
+import io.stagecoach.core.network.Exchange;
+import io.stagecoach.core.network.stack.LayerStack;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The resource stage's entry (Lanter thesis §5.4): takes requests from the top of the layer stack,
+ * finds the resource by Uri-Path and runs its handler.
+ *
+ * <ul>
+ *   <li>No resource at the path: 4.04 Not Found (RFC 7252 §5.9.2.5).
+ *   <li>Accept not served by the resource ({@link Resource#isAcceptable(int)}): 4.06 Not Acceptable
+ *       (RFC 7252 §5.10.4), before the handler runs.
+ *   <li>Handler thread: the resource's {@link Resource#effectiveExecutor()}; none means inline on
+ *       the calling protocol thread (fast, but a blocking handler stalls the endpoint).
+ *   <li>The executor refuses the task (bounded and full): 5.03 Service Unavailable with Max-Age
+ *       (RFC 7252 §5.9.3.4) so clients back off, counted in {@link ServerCounters#rejectedOverload()}.
+ *   <li>The handler throws: 5.00 Internal Server Error with "ExceptionClass: message" cut to
+ *       {@value #MAX_DIAGNOSTIC_BYTES} bytes (RFC 7252 §5.5.2 diagnostic payload), a WARN log, and
+ *       the server carries on.
+ * </ul>
+ *
+ * Responses reaching the top of a server stack have no business here and are logged and dropped.
+ */
+public final class ServerMessageDeliverer implements LayerStack.Inbox {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ServerMessageDeliverer.class);
+
+    /** Default Max-Age of a 5.03 answer to overload, in seconds. */
+    public static final long DEFAULT_OVERLOAD_MAX_AGE = 2;
+
+    /** Longest diagnostic payload of a 5.00 answer. */
+    public static final int MAX_DIAGNOSTIC_BYTES = 64;
+
+    private final ResourceTree tree;
+    private final ExchangeResponder responder;
+    private final long overloadMaxAge;
+    private final ServerCounters counters = new ServerCounters();
+
+    public ServerMessageDeliverer(ResourceTree tree, ExchangeResponder responder) {
+        this(tree, responder, DEFAULT_OVERLOAD_MAX_AGE);
+    }
+
+    /** @param overloadMaxAgeSeconds Max-Age of the 5.03 sent when an executor is full */
+    public ServerMessageDeliverer(ResourceTree tree, ExchangeResponder responder, long overloadMaxAgeSeconds) {
+        this.tree = Objects.requireNonNull(tree, "tree");
+        this.responder = Objects.requireNonNull(responder, "responder");
+        if (overloadMaxAgeSeconds < 0 || overloadMaxAgeSeconds > 0xFFFF_FFFFL) {
+            throw new IllegalArgumentException("Max-Age must be 0..2^32-1 seconds, got " + overloadMaxAgeSeconds);
+        }
+        this.overloadMaxAge = overloadMaxAgeSeconds;
+    }
+
+    public ServerCounters counters() {
+        return counters;
+    }
+
+    public ResourceTree tree() {
+        return tree;
+    }
+
+    @Override
+    public void deliverRequest(Exchange exchange, Request request) {
+        counters.delivered.increment();
+        Resource resource = tree.find(request.options().uriPath());
+        if (resource == null) {
+            counters.notFound.increment();
+            responder.respond(exchange, answer(exchange, request, Code.NOT_FOUND).build());
+            return;
+        }
+        CoapExchange cx = new CoapExchange(exchange, resource, responder);
+        if (!resource.isAcceptable(request.options().accept())) {
+            counters.notAcceptable.increment();
+            cx.respond(Code.NOT_ACCEPTABLE);
+            return;
+        }
+        Executor executor = resource.effectiveExecutor();
+        if (executor == null) {
+            invoke(resource, cx);
+            return;
+        }
+        try {
+            executor.execute(() -> invoke(resource, cx));
+        } catch (RejectedExecutionException e) {
+            counters.rejectedOverload.increment();
+            LOG.debug("executor of {} full, answering 5.03: {}", resource.uri(), e.toString());
+            Response.Builder b = answer(exchange, request, Code.SERVICE_UNAVAILABLE);
+            b.options().maxAge(overloadMaxAge);
+            cx.respondIfOpen(b.build());
+        }
+    }
+
+    private void invoke(Resource resource, CoapExchange cx) {
+        try {
+            resource.handleRequest(cx);
+        } catch (VirtualMachineError e) {
+            // out of memory and the like: nothing sensible to answer; a stack overflow is local
+            if (!(e instanceof StackOverflowError)) {
+                throw e;
+            }
+            fail(resource, cx, e);
+        } catch (Throwable t) {
+            fail(resource, cx, t);
+        }
+    }
+
+    private void fail(Resource resource, CoapExchange cx, Throwable t) {
+        counters.handlerErrors.increment();
+        LOG.warn("handler of {} threw on {} {}", resource.uri(), cx.method(), cx.exchange(), t);
+        byte[] diagnostic = diagnostic(t);
+        Response.Builder b = answer(cx.exchange(), cx.request(), Code.INTERNAL_SERVER_ERROR).payload(diagnostic);
+        b.options().contentFormat(0);
+        if (!cx.respondIfOpen(b.build())) {
+            LOG.debug("handler of {} had answered before throwing; no 5.00 sent", resource.uri());
+        }
+    }
+
+    /** "SimpleClassName: message", UTF-8, at most {@link #MAX_DIAGNOSTIC_BYTES} bytes. */
+    static byte[] diagnostic(Throwable t) {
+        String text = t.getMessage() == null ? t.getClass().getSimpleName()
+                : t.getClass().getSimpleName() + ": " + t.getMessage();
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        if (bytes.length <= MAX_DIAGNOSTIC_BYTES) {
+            return bytes;
+        }
+        int end = MAX_DIAGNOSTIC_BYTES;
+        // do not cut a UTF-8 sequence: back up over continuation bytes (10xxxxxx)
+        while (end > 0 && (bytes[end] & 0xC0) == 0x80) {
+            end--;
+        }
+        return Arrays.copyOf(bytes, end);
+    }
+
+    private static Response.Builder answer(Exchange exchange, Request request, Code code) {
+        return Response.forRequest(request, code).peer(exchange.peer());
+    }
+
+    @Override
+    public void deliverResponse(Exchange exchange, Response response) {
+        LOG.debug("server stage ignores response {} on {}", response, exchange);
+    }
+}
