@@ -1,14 +1,39 @@
 package io.stagecoach.bench;
 
-/** Entry point of {@code ./stagecoach bench} and {@code ./stagecoach cc-sim}. */
+import java.lang.reflect.InvocationTargetException;
+import java.util.Arrays;
+
+/**
+ * Entry point of {@code ./stagecoach bench} and {@code ./stagecoach cc-sim}; the launcher
+ * passes the subcommand word first. A thin dispatcher only: each tool lives in its own package.
+ */
 public final class BenchMain {
 
     private BenchMain() {
     }
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws Exception {
         String cmd = args.length == 0 ? "bench" : args[0];
-        System.err.println("stagecoach " + cmd + ": not available in this build yet (see the open issues)");
-        System.exit(2);
+        String[] rest = args.length == 0 ? args : Arrays.copyOfRange(args, 1, args.length);
+        switch (cmd) {
+            case "bench" -> io.stagecoach.bench.cli.CoapBench.main(rest);
+            case "cc-sim" -> invoke("io.stagecoach.bench.ccsim.CcSimMain", rest);
+            default -> {
+                System.err.println("usage: stagecoach bench ... | stagecoach cc-sim ...");
+                System.exit(2);
+            }
+        }
+    }
+
+    /** Calls {@code main(String[])} of a tool that may not be in this build yet. */
+    private static void invoke(String mainClass, String[] rest) throws Exception {
+        try {
+            Class.forName(mainClass).getMethod("main", String[].class).invoke(null, (Object) rest);
+        } catch (ClassNotFoundException e) {
+            System.err.println("stagecoach: " + mainClass + " is not available in this build yet");
+            System.exit(2);
+        } catch (InvocationTargetException e) {
+            throw e.getCause() instanceof Exception ex ? ex : e;
+        }
     }
 }
