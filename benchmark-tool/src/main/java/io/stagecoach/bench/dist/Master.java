@@ -24,6 +24,7 @@ public final class Master implements AutoCloseable {
     private final List<SlaveLink> links;
     private final PrintStream log;
     private final List<String> failures = new ArrayList<>();
+    private List<StepResult> lastParts = List.of();
 
     private Master(List<SlaveLink> links, PrintStream log) {
         this.links = links;
@@ -53,6 +54,11 @@ public final class Master implements AutoCloseable {
     /** What went wrong with slaves so far, one line each. */
     public List<String> failures() {
         return List.copyOf(failures);
+    }
+
+    /** The slaves' own results of the last step, before merging. */
+    public List<StepResult> lastParts() {
+        return lastParts;
     }
 
     /** Slaves still taking part. */
@@ -101,6 +107,7 @@ public final class Master implements AutoCloseable {
             throw new IOException("no slave delivered a result for " + concurrency + " clients: "
                     + String.join("; ", failures));
         }
+        lastParts = List.copyOf(parts);
         return StepResult.merge(parts);
     }
 
