@@ -44,6 +44,10 @@ public final class EchoServer implements AutoCloseable {
     public static EchoServer start(InetSocketAddress address) throws IOException {
         DatagramChannel ch = DatagramChannel.open();
         try {
+            // Thousands of virtual clients each keep a request outstanding: ask for big buffers
+            // (the kernel caps them at net.core.rmem_max / wmem_max).
+            ch.setOption(java.net.StandardSocketOptions.SO_RCVBUF, 4 << 20);
+            ch.setOption(java.net.StandardSocketOptions.SO_SNDBUF, 4 << 20);
             ch.bind(address);
         } catch (IOException e) {
             ch.close();

@@ -41,13 +41,21 @@ final class EventLoop implements Runnable {
     private final ByteBuffer tx = ByteBuffer.allocateDirect(65_536);
     private final ByteBuffer control = ByteBuffer.allocateDirect(4);
 
+    private final long rampNanos;
     private volatile int phase = RUN;
     private volatile long drainDeadline;
     private volatile Selector selector;
     private volatile Throwable failure;
 
-    EventLoop(List<VirtualClient> clients, RequestTemplate template, long timeoutNanos, long highestMicros) {
+    /**
+     * @param rampNanos the clients' first requests are spread evenly over this time: a burst of
+     *                  thousands of datagrams at once would overflow the server's receive buffer
+     *                  and leave those clients idle for a whole timeout
+     */
+    EventLoop(List<VirtualClient> clients, RequestTemplate template, long timeoutNanos, long highestMicros,
+            long rampNanos) {
         this.clients = clients;
+        this.rampNanos = rampNanos;
         this.template = template;
         this.timeoutNanos = timeoutNanos;
         this.scanNanos = Math.max(1_000_000L, Math.min(100_000_000L, timeoutNanos / 20));
@@ -92,22 +100,28 @@ final class EventLoop implements Runnable {
     public void run() {
         try (Selector sel = Selector.open()) {
             selector = sel;
-            long now = System.nanoTime();
             for (VirtualClient c : clients) {
                 c.key = c.channel.register(sel, SelectionKey.OP_READ, c);
             }
-            for (VirtualClient c : clients) {
-                if (phase == RUN) {
-                    send(c, System.nanoTime());
-                }
-            }
+            long begin = System.nanoTime();
+            long now = begin;
             long nextScan = now + scanNanos;
+            int started = 0;
             while (true) {
                 int ph = phase;
                 if (ph == STOP || ph == DRAIN && (counters.inFlight == 0 || System.nanoTime() - drainDeadline >= 0)) {
                     break;
                 }
-                long waitMillis = Math.max(1, (nextScan - System.nanoTime()) / 1_000_000);
+                long wake = nextScan;
+                if (started < clients.size() && ph == RUN) {
+                    // Ramp-up: client i starts at begin + i * ramp / n.
+                    long due = (long) ((double) (now - begin) / Math.max(1, rampNanos) * clients.size()) + 1;
+                    for (; started < clients.size() && (started < due || rampNanos == 0); started++) {
+                        send(clients.get(started), System.nanoTime());
+                    }
+                    wake = Math.min(wake, now + 1_000_000);
+                }
+                long waitMillis = Math.max(1, (wake - System.nanoTime()) / 1_000_000);
                 sel.select(this::onKey, waitMillis);
                 now = System.nanoTime();
                 if (now - nextScan >= 0) {

@@ -60,7 +60,7 @@ public final class StepRunner {
                 for (int j = i; j < clients.size(); j += n) {
                     share.add(clients.get(j));
                 }
-                loops.add(new EventLoop(share, template, spec.timeout().toNanos(), highestMicros));
+                loops.add(new EventLoop(share, template, spec.timeout().toNanos(), highestMicros, rampNanos()));
             }
             for (EventLoop loop : loops) {
                 Thread t = threads.newThread(loop);
@@ -93,6 +93,11 @@ public final class StepRunner {
                 TimeUnit.NANOSECONDS.sleep(rest);
             }
         }
+    }
+
+    /** The first requests are spread over half the warm-up, at most one second. */
+    private long rampNanos() {
+        return Math.min(spec.warmup().toNanos() / 2, TimeUnit.SECONDS.toNanos(1));
     }
 
     private void openClients(int concurrency, List<VirtualClient> clients) throws IOException {

@@ -62,6 +62,11 @@ public record BenchReport(String name, String command, Map<String, Object> machi
         return JsonWriter.write(toJsonTree());
     }
 
+    /** Any tree of maps, lists, strings and numbers as JSON text (for compare mode's document). */
+    public static String json(Object tree) {
+        return JsonWriter.write(tree);
+    }
+
     /** CSV with a header line; latencies in µs, empty when nothing completed. */
     public String toCsv() {
         StringBuilder sb = new StringBuilder("concurrency,duration_s,throughput_rps,completed,timeouts,errors,min_us");

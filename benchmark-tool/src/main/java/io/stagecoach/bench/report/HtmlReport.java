@@ -81,7 +81,7 @@ public final class HtmlReport {
     /** x = number of nines, −log₁₀(1 − p): 0 → 0 %, 1 → 90 %, 2 → 99 %, 3 → 99.9 %. */
     private static SvgChart distribution(BenchReport r) {
         SvgChart c = new SvgChart("Latency by percentile, per step", "percentile", "round trip µs (log)", false, true)
-                .xTickLabel(HtmlReport::ninesLabel);
+                .xTickLabel(HtmlReport::ninesLabel, 1);
         for (StepResult s : r.steps()) {
             if (s.completed() == 0) {
                 continue;

@@ -28,6 +28,7 @@ final class SvgChart {
     private final boolean logY;
     private final List<Series> series = new ArrayList<>();
     private DoubleFunction<String> xTickLabel = SvgChart::number;
+    private double xTickStep;
 
     SvgChart(String title, String xLabel, String yLabel, boolean logX, boolean logY) {
         this.title = title;
@@ -43,8 +44,9 @@ final class SvgChart {
     }
 
     /** Custom labels for x ticks (e.g. "99.9%" for the percentile axis). */
-    SvgChart xTickLabel(DoubleFunction<String> f) {
+    SvgChart xTickLabel(DoubleFunction<String> f, double step) {
         this.xTickLabel = f;
+        this.xTickStep = step;
         return this;
     }
 
@@ -60,13 +62,13 @@ final class SvgChart {
                 LEFT, esc(title)));
         sb.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#444\"/>%n",
                 LEFT, TOP, pw, ph));
-        for (double t : ticks(xr, logX)) {
+        for (double t : ticks(xr, logX, xTickStep)) {
             double px = LEFT + pw * frac(t, xr, logX);
             sb.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>"
                     + "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>%n",
                     px, TOP, px, TOP + ph, px, TOP + ph + 14, esc(xTickLabel.apply(t))));
         }
-        for (double t : ticks(yr, logY)) {
+        for (double t : ticks(yr, logY, 0)) {
             double py = TOP + ph * (1 - frac(t, yr, logY));
             sb.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>"
                     + "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>%n",
@@ -118,7 +120,7 @@ final class SvgChart {
             return log ? new double[] {1, 10} : new double[] {0, 1};
         }
         if (log) {
-            return new double[] {Math.pow(10, Math.floor(Math.log10(lo))), Math.pow(10, Math.ceil(Math.log10(hi) + 1e-9))};
+            return new double[] {Math.pow(10, Math.floor(Math.log10(lo))), Math.pow(10, Math.max(Math.ceil(Math.log10(hi) - 1e-9), Math.floor(Math.log10(lo)) + 1))};
         }
         double lower = xAxis ? lo : Math.min(0, lo);
         double step = niceStep((hi - lower) / 5);
@@ -134,14 +136,14 @@ final class SvgChart {
                 : (v - r[0]) / (r[1] - r[0]);
     }
 
-    private static List<Double> ticks(double[] r, boolean log) {
+    private static List<Double> ticks(double[] r, boolean log, double fixedStep) {
         List<Double> out = new ArrayList<>();
         if (log) {
             for (double t = r[0]; t <= r[1] * 1.0001; t *= 10) {
                 out.add(t);
             }
         } else {
-            double step = niceStep((r[1] - r[0]) / 5);
+            double step = fixedStep > 0 ? fixedStep : niceStep((r[1] - r[0]) / 5);
             for (double t = r[0]; t <= r[1] + step * 1e-6; t += step) {
                 out.add(t);
             }
