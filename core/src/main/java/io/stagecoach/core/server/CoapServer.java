@@ -117,7 +117,10 @@ public final class CoapServer {
         return this;
     }
 
-    /** Stops every endpoint; {@link #start()} may follow. Idempotent. */
+    /**
+     * Stops every endpoint; {@link #start()} may follow (an endpoint bound to port 0 then binds
+     * another free port: read {@link #getPort()} again). Idempotent.
+     */
     public synchronized void stop() {
         if (state != State.RUNNING) {
             return;
