@@ -209,12 +209,6 @@ public final class CoapEndpoint {
         }
         Exchange exchange = new Exchange(Exchange.Origin.LOCAL, request, peer, scheduler.nanoTime(),
                 Objects.requireNonNull(listener, "listener"));
-        exchange.whenComplete(() -> {
-            Throwable failure = exchange.failure();
-            if (failure != null) {
-                listener.onFailure(exchange, failure);
-            }
-        });
         exchange.execute(() -> stack.sendRequest(exchange, request));
         return exchange;
     }

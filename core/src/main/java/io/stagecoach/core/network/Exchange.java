@@ -31,7 +31,10 @@ public final class Exchange {
         REMOTE
     }
 
-    /** Receives the outcome of a {@link Origin#LOCAL} exchange. Called on protocol threads. */
+    /**
+     * Receives the outcome of a {@link Origin#LOCAL} exchange. Called on protocol threads; a
+     * failure is reported after the exchange's completion hooks ran.
+     */
     public interface Listener {
         /** A response arrived (for observe, each notification). */
         void onResponse(Exchange exchange, Response response);
@@ -196,6 +199,11 @@ public final class Exchange {
         }
         for (int i = 0; i < n; i++) {
             toRun[i].run();
+        }
+        // The listener hears of a failure last, once every hook has freed what the exchange held,
+        // so an application that reacts (or a test that checks the store) sees a clean endpoint.
+        if (cause != null && listener != null) {
+            listener.onFailure(this, cause);
         }
         return true;
     }
