@@ -251,11 +251,16 @@ final class BlockwiseClient {
         return etags.isEmpty() ? null : etags.get(0);
     }
 
-    /** The response as the application sees it: no block options of the transfer. */
+    /**
+     * The response as the application sees it: without the transfer's Block options, and for a
+     * success without Size1/Size2 (an error keeps them: Size1 in a 4.13 is the server's limit).
+     */
     private static Response strip(Response response) {
         Response.Builder b = response.newBuilder();
-        b.options().remove(OptionNumber.BLOCK1).remove(OptionNumber.BLOCK2).remove(OptionNumber.SIZE1)
-                .remove(OptionNumber.SIZE2);
+        b.options().remove(OptionNumber.BLOCK1).remove(OptionNumber.BLOCK2);
+        if (response.code().isSuccess()) {
+            b.options().remove(OptionNumber.SIZE1).remove(OptionNumber.SIZE2);
+        }
         return b.build();
     }
 }
