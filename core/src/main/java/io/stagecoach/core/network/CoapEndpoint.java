@@ -8,6 +8,7 @@ import io.stagecoach.core.config.CoapConfig;
 import io.stagecoach.core.network.EndpointCounters.Counter;
 import io.stagecoach.core.network.EndpointCounters.Gauge;
 import io.stagecoach.core.network.dedup.DeduplicationStore;
+import io.stagecoach.core.network.stack.BlockwiseLayer;
 import io.stagecoach.core.network.stack.LayerStack;
 import io.stagecoach.core.network.stack.StackServices;
 import io.stagecoach.elements.Connector;
@@ -88,6 +89,7 @@ public final class CoapEndpoint {
         counters.register(Gauge.EXCHANGES, store::size);
         counters.register(Gauge.DEDUP_ENTRIES, dedup::size);
         counters.register(Gauge.QUEUE_DEPTH, () -> stage == null ? 0 : stage.queueDepth());
+        counters.register(Gauge.BLOCKWISE_TRANSFERS, this::blockwiseTransfers);
         connector.setRawDataReceiver(this::receiveData);
     }
 
@@ -176,6 +178,14 @@ public final class CoapEndpoint {
     /** Messages remembered for duplicate detection. */
     public int dedupEntries() {
         return dedup.size();
+    }
+
+    /**
+     * Block-wise transfers holding state (server uploads being reassembled, cached downloads,
+     * client transfers in progress); tests assert 0 after each scenario. 0 without a blockwise layer.
+     */
+    public int blockwiseTransfers() {
+        return stack.layer(CoapEndpointBuilder.BLOCKWISE) instanceof BlockwiseLayer b ? b.transfers() : 0;
     }
 
     /** The layers, top to bottom. */

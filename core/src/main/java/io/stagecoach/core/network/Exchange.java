@@ -67,7 +67,7 @@ public final class Exchange {
 
     private final Origin origin;
     private final EndpointContext peer;
-    private final Request request;
+    private volatile Request request;
     private final long createdNanos;
     private final Listener listener;
 
@@ -113,6 +113,14 @@ public final class Exchange {
     }
 
     /** The request message currently on the wire (a block, a re-registration...). */
+    /**
+     * Replaces the whole request by one reassembled from blocks (RFC 7959 §2.5); the block on the
+     * wire stays in {@link #currentRequest()}. Only the blockwise layer calls this, holding the exchange.
+     */
+    public void setRequest(Request whole) {
+        this.request = Objects.requireNonNull(whole, "request");
+    }
+
     public Request currentRequest() {
         return currentRequest;
     }
