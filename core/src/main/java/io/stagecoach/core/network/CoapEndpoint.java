@@ -10,6 +10,7 @@ import io.stagecoach.core.network.EndpointCounters.Gauge;
 import io.stagecoach.core.network.dedup.DeduplicationStore;
 import io.stagecoach.core.network.stack.BlockwiseLayer;
 import io.stagecoach.core.network.stack.LayerStack;
+import io.stagecoach.core.network.stack.ReliabilityLayer;
 import io.stagecoach.core.network.stack.StackServices;
 import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.EndpointContext;
@@ -221,6 +222,19 @@ public final class CoapEndpoint {
                 Objects.requireNonNull(listener, "listener"));
         exchange.execute(() -> stack.sendRequest(exchange, request));
         return exchange;
+    }
+
+    /**
+     * Forgets the congestion-control state kept for {@code peer} (RTO estimators, carried backoff):
+     * the next confirmable exchange with it starts from the initial RTO, as a newly started client
+     * would (Järvinen et al., ANRW '18, §3.2 "random" clients). Does nothing if the stack has no
+     * {@link ReliabilityLayer}.
+     */
+    public void resetCongestionState(InetSocketAddress peer) {
+        Objects.requireNonNull(peer, "peer");
+        if (stack.layer(CoapEndpointBuilder.RELIABILITY) instanceof ReliabilityLayer reliability) {
+            reliability.resetCongestionState(peer);
+        }
     }
 
     /** Cancels a client exchange: no retransmission, no delivery; the listener gets a failure. */
