@@ -12,6 +12,7 @@ import io.stagecoach.core.coap.Type;
 import io.stagecoach.core.network.stack.LayerStack;
 import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.sim.SimulatedNetwork;
+import io.stagecoach.elements.testing.ThreadLeakCheck;
 import io.stagecoach.elements.time.VirtualClock;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -56,6 +57,7 @@ class EndpointSmokeTest {
         assertEquals(0, server.openExchanges(), "server exchanges left");
         client.destroy();
         server.destroy();
+        ThreadLeakCheck.assertNoStagecoachThreads();
     }
 
     @Test
