@@ -159,6 +159,11 @@ public final class CoapEndpoint {
         return config;
     }
 
+    /** The clock and timer of this endpoint (a {@code VirtualClock} in tests); clients time calls on it. */
+    public Scheduler scheduler() {
+        return scheduler;
+    }
+
     public EndpointCounters counters() {
         return counters;
     }
@@ -216,7 +221,36 @@ public final class CoapEndpoint {
 
     /** Cancels a client exchange: no retransmission, no delivery; the listener gets a failure. */
     public void cancel(Exchange exchange) {
-        exchange.execute(() -> exchange.fail(new CoapException("cancelled")));
+        cancel(exchange, new CoapException("cancelled"));
+    }
+
+    /**
+     * Cancels a client exchange as {@link #cancel(Exchange)} does, reporting {@code cause} to its
+     * listener (the client fails a call that ran out of time with a {@link CoapTimeoutException}).
+     * Does nothing when the exchange is already complete.
+     */
+    public void cancel(Exchange exchange, CoapException cause) {
+        Objects.requireNonNull(cause, "cause");
+        exchange.execute(() -> exchange.fail(cause));
+    }
+
+    /**
+     * Sends a CoAP ping, an Empty CON (RFC 7252 §4.3), to {@code peer}. The returned exchange
+     * completes normally when the peer's RST arrives and fails with {@link CoapTimeoutException}
+     * after {@code timeout} on this endpoint's clock; watch it with {@link Exchange#whenComplete}
+     * and {@link Exchange#failure()}. The ping is sent once (no retransmission).
+     *
+     * @throws IllegalStateException when the endpoint is not running
+     */
+    public Exchange ping(EndpointContext peer, Duration timeout) {
+        Objects.requireNonNull(peer, "peer");
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("ping timeout must be positive, got " + timeout);
+        }
+        if (!running) {
+            throw new IllegalStateException("endpoint " + address() + " is not running");
+        }
+        return Ping.send(peer, timeout, scheduler, mids, store, outbox);
     }
 
     // ------------------------------------------------------------------ server side

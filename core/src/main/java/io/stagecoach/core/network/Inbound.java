@@ -150,7 +150,8 @@ final class Inbound {
         Exchange exchange;
         if (response.type() == Type.ACK) {
             exchange = store.findByMid(peer, response.mid());
-            if (exchange == null || !exchange.isLocal() || !exchange.currentRequest().token().equals(response.token())) {
+            if (exchange == null || !exchange.isLocal() || Ping.isPing(exchange)
+                    || !exchange.currentRequest().token().equals(response.token())) {
                 counters.increment(Counter.UNMATCHED); // late or foreign ACK (§4.2): ignore
                 return;
             }
@@ -201,7 +202,12 @@ final class Inbound {
                     return;
                 }
                 exchange.execute(() -> {
-                    if (!exchange.isComplete()) {
+                    if (exchange.isComplete()) {
+                        return;
+                    }
+                    if (Ping.isPing(exchange)) {
+                        exchange.complete(); // the RST (or an ACK) answering our ping: the peer is alive
+                    } else {
                         stack.receiveEmpty(exchange, message);
                     }
                 });
