@@ -85,7 +85,7 @@ public final class CoapEndpoint {
         this.outbox = new Outbox(connector, mids, store, dedup, counters, interceptors, scheduler);
         this.stack = b.layers(store, random).build(new Services(), outbox);
         this.stack.setInbox(new Router());
-        this.inbound = new Inbound(this, stack, store, dedup, outbox, counters, interceptors,
+        this.inbound = new Inbound(stack, store, dedup, outbox, counters, interceptors,
                 (int) config.get(CoapConfig.OVERLOAD_MAX_AGE).toSeconds());
         counters.register(Gauge.EXCHANGES, store::size);
         counters.register(Gauge.DEDUP_ENTRIES, dedup::size);
