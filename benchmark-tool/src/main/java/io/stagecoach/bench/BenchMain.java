@@ -1,6 +1,5 @@
 package io.stagecoach.bench;
 
-import java.lang.reflect.InvocationTargetException;
 import java.util.Arrays;
 
 /**
@@ -17,23 +16,11 @@ public final class BenchMain {
         String[] rest = args.length == 0 ? args : Arrays.copyOfRange(args, 1, args.length);
         switch (cmd) {
             case "bench" -> io.stagecoach.bench.cli.CoapBench.main(rest);
-            case "cc-sim" -> invoke("io.stagecoach.bench.ccsim.CcSimMain", rest);
+            case "cc-sim" -> io.stagecoach.bench.ccsim.CcSimMain.main(rest);
             default -> {
                 System.err.println("usage: stagecoach bench ... | stagecoach cc-sim ...");
                 System.exit(2);
             }
-        }
-    }
-
-    /** Calls {@code main(String[])} of a tool that may not be in this build yet. */
-    private static void invoke(String mainClass, String[] rest) throws Exception {
-        try {
-            Class.forName(mainClass).getMethod("main", String[].class).invoke(null, (Object) rest);
-        } catch (ClassNotFoundException e) {
-            System.err.println("stagecoach: " + mainClass + " is not available in this build yet");
-            System.exit(2);
-        } catch (InvocationTargetException e) {
-            throw e.getCause() instanceof Exception ex ? ex : e;
         }
     }
 }

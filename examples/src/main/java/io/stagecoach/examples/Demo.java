@@ -1,110 +1,169 @@
 package io.stagecoach.examples;
 
+import io.stagecoach.core.client.CoapClient;
+import io.stagecoach.core.client.CoapResponse;
 import io.stagecoach.core.coap.Code;
-import io.stagecoach.core.coap.ContentFormat;
-import io.stagecoach.core.coap.Request;
-import io.stagecoach.core.coap.Response;
-import io.stagecoach.core.coap.Type;
-import io.stagecoach.core.network.CoapEndpoint;
-import io.stagecoach.core.network.Exchange;
-import io.stagecoach.core.network.stack.LayerStack;
-import io.stagecoach.elements.udp.UdpConnector;
+import io.stagecoach.core.server.BoundedExecutors;
+import io.stagecoach.core.server.CoapResource;
+import io.stagecoach.core.server.CoapServer;
+import io.stagecoach.core.server.WebLink;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.function.Supplier;
 
 /**
- * {@code ./stagecoach demo}: the README's main job. Starts a server endpoint on a free UDP port on
- * loopback, sends it a short tour of requests from a client endpoint, prints each request and
- * response, stops everything and exits 0 (1 if any step did not get the expected answer).
- *
- * <p>It uses the protocol stage directly ({@link CoapEndpoint}); the resource tree and the fluent
- * {@code CoapServer}/{@code CoapClient} API of the resource stage take over this tour when they land.
+ * {@code ./stagecoach demo}: the README's main job. Starts {@link DemoServer} on a free UDP port on
+ * loopback, runs a scripted tour with {@link CoapClient} — GET, POST creating a resource (2.01 +
+ * Location-Path), PUT, DELETE, filtered discovery, a separate response, a ping — printing each
+ * request and response, then stops everything. Exit status 0 when every step got the expected
+ * code, 1 otherwise. Logs go to stderr, so stdout is the tour alone.
  */
 final class Demo {
 
-    private Demo() {
+    private final PrintStream out;
+    private final String base;
+
+    private Demo(PrintStream out, String base) {
+        this.out = out;
+        this.base = base;
     }
 
-    static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
-        InetAddress loopback = InetAddress.getLoopbackAddress();
-        CoapEndpoint server = CoapEndpoint.builder()
-                .connector(UdpConnector.builder().bindAddress(new InetSocketAddress(loopback, 0)).build())
-                .build();
-        CoapEndpoint client = CoapEndpoint.builder()
-                .connector(UdpConnector.builder().bindAddress(new InetSocketAddress(loopback, 0)).build())
-                .build();
-        server.setMessageDeliverer(new DemoResources(server));
-        int failures = 0;
+    static int run(String[] args, PrintStream out, PrintStream err) {
+        DemoServer demo = new DemoServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         try {
-            server.start();
-            client.start();
-            String base = "coap://" + server.address().getAddress().getHostAddress() + ":" + server.address().getPort();
-            out.println("server listening on " + base);
-            failures += step(out, client, Request.get().uri(base + "/hello").build(), Code.CONTENT);
-            failures += step(out, client, Request.post().uri(base + "/echo").payload("ping").build(), Code.CHANGED);
-            failures += step(out, client, Request.get().uri(base + "/hello").type(Type.NON).build(), Code.CONTENT);
-            failures += step(out, client, Request.get().uri(base + "/nowhere").build(), Code.NOT_FOUND);
-            out.println();
-            out.println("client " + client.counters());
-            out.println("server " + server.counters());
+            demo.server.start();
+            String base = "coap://127.0.0.1:" + demo.server.getPort();
+            out.println("server listening on " + base + " (resources: /hello, /items, /sensors/*, /slow)");
+            new Demo(out, base).tour();
+            return 0;
+        } catch (TourFailed e) {
+            err.println("demo: " + e.getMessage());
+            return 1;
+        } catch (RuntimeException e) {
+            err.println("demo: failed: " + e);
+            return 1;
         } finally {
-            client.destroy();
-            server.destroy();
+            CoapClient.shutdownDefaultEndpoint();
+            demo.destroy();
         }
-        out.println(failures == 0 ? "demo done" : "demo: " + failures + " step(s) failed");
-        return failures == 0 ? 0 : 1;
     }
 
-    private static int step(PrintStream out, CoapEndpoint client, Request request, Code expected) throws Exception {
-        CompletableFuture<Response> answer = new CompletableFuture<>();
-        client.sendRequest(request, new Exchange.Listener() {
-            @Override
-            public void onResponse(Exchange exchange, Response response) {
-                answer.complete(response);
-            }
+    private void tour() {
+        step("GET", "/hello", Code.CONTENT, c -> c.get());
+        CoapResponse created = step("POST", "/items \"milk\"", Code.CREATED, c -> c.post("milk", 0), "/items");
+        String item = created.location();
+        step("PUT", item + " \"oat milk\"", Code.CHANGED, c -> c.put("oat milk", 0), item);
+        step("GET", item, Code.CONTENT, c -> c.get(), item);
+        step("DELETE", item, Code.DELETED, c -> c.delete(), item);
+        step("GET", item, Code.NOT_FOUND, c -> c.get(), item);
 
-            @Override
-            public void onFailure(Exchange exchange, Throwable cause) {
-                answer.completeExceptionally(cause);
-            }
-        });
         out.println();
-        out.println("> " + request.code() + " " + request.uri(false) + (request.type() == Type.NON ? " (NON)" : "")
-                + (request.payloadLength() > 0 ? " \"" + request.payloadString() + "\"" : ""));
-        Response response = answer.get(10, TimeUnit.SECONDS);
-        out.println("< " + response.type() + " " + response.code() + " token=" + response.token()
-                + (response.payloadLength() > 0 ? " \"" + response.payloadString() + "\"" : ""));
-        return response.code() == expected ? 0 : 1;
+        out.println("> GET /.well-known/core?rt=temperature   (discovery, filtered by resource type)");
+        List<WebLink> links = new CoapClient(base + "/").discover("rt=temperature");
+        out.println("< " + links);
+        check(links.size() == 1 && links.get(0).target().equals("/sensors/temp"), "discovery found " + links);
+
+        CoapResponse separate = step("GET", "/slow   (the handler ACKs now, answers later from its worker)",
+                Code.CONTENT, c -> c.get(), "/slow");
+        check(separate.advanced().type() == io.stagecoach.core.coap.Type.CON,
+                "the separate response came as " + separate.advanced().type());
+
+        out.println();
+        out.println("> ping (Empty CON)");
+        boolean alive = new CoapClient(base + "/").ping();
+        out.println("< " + (alive ? "RST: the server is alive" : "no answer"));
+        check(alive, "ping got no RST");
+
+        out.println();
+        out.println("demo done: every step got the expected code");
     }
 
-    /** A two-resource upper stage: GET /hello, POST /echo; anything else 4.04. */
-    private static final class DemoResources implements LayerStack.Inbox {
-        private final CoapEndpoint endpoint;
+    private CoapResponse step(String method, String what, Code expected, ClientCall call) {
+        return step(method, what, expected, call, what);
+    }
 
-        DemoResources(CoapEndpoint endpoint) {
-            this.endpoint = endpoint;
+    private CoapResponse step(String method, String what, Code expected, ClientCall call, String path) {
+        CoapClient client = new CoapClient(base + path);
+        out.println();
+        out.println("> CON " + method + " " + what);
+        CoapResponse r = call.on(client);
+        StringBuilder line = new StringBuilder("< ").append(r.advanced().type()).append(' ')
+                .append(r.code().toDigits()).append(' ').append(r.code().name());
+        if (!r.location().isEmpty()) {
+            line.append("  Location-Path: ").append(r.location());
+        }
+        if (r.payload().length > 0) {
+            line.append("  \"").append(r.payloadText()).append('"');
+        }
+        out.println(line);
+        check(r.code().equals(expected), method + " " + path + " answered " + r.code() + ", expected " + expected);
+        return r;
+    }
+
+    private void check(boolean ok, String message) {
+        if (!ok) {
+            throw new TourFailed(message);
+        }
+    }
+
+    private interface ClientCall {
+        CoapResponse on(CoapClient client);
+    }
+
+    private static final class TourFailed extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        TourFailed(String message) {
+            super(message);
+        }
+    }
+
+    /** The demo's resources. */
+    static final class DemoServer {
+        final CoapServer server;
+        private final ExecutorService worker = BoundedExecutors.singleThread("demo-worker", 16);
+        private int nextItem;
+
+        DemoServer(InetSocketAddress bind) {
+            CoapResource items = CoapResource.named("items").title("Shopping list");
+            items.onPost(ex -> {
+                String id = Integer.toString(newId());
+                String[] value = {ex.payloadText()};
+                items.add(CoapResource.named(id)
+                        .onGet(g -> g.respond(value[0]))
+                        .onPut(p -> {
+                            value[0] = p.payloadText();
+                            p.respond(Code.CHANGED);
+                        })
+                        .onDelete(d -> {
+                            items.removeChild(d.resource());
+                            d.respond(Code.DELETED);
+                        }));
+                ex.respond(Code.CREATED, r -> r.locationPath("items", id));
+            });
+            Supplier<String> reading = () -> "21.5";
+            server = CoapServer.builder().udp(bind).build().add(
+                    CoapResource.named("hello").title("Greeting").onGet(ex -> ex.respond("Hello, CoAP!")),
+                    items,
+                    CoapResource.named("sensors").add(
+                            CoapResource.named("temp").resourceType("temperature").onGet(ex -> ex.respond(reading.get())),
+                            CoapResource.named("humidity").resourceType("humidity").onGet(ex -> ex.respond("40"))),
+                    CoapResource.named("slow").title("Separate response").onGet(ex -> {
+                        ex.accept(); // empty ACK now (RFC 7252 5.2.2)...
+                        worker.execute(() -> ex.respond("computed later")); // ...the response from another thread
+                    }));
         }
 
-        @Override
-        public void deliverRequest(Exchange exchange, Request request) {
-            String path = String.join("/", request.options().uriPath());
-            Response.Builder r;
-            if (path.equals("hello") && request.code() == Code.GET) {
-                r = Response.forRequest(request, Code.CONTENT).payload("hello world");
-                r.options().contentFormat(ContentFormat.TEXT_PLAIN);
-            } else if (path.equals("echo") && request.code() == Code.POST) {
-                r = Response.forRequest(request, Code.CHANGED).payload(request.payload());
-            } else {
-                r = Response.forRequest(request, Code.NOT_FOUND);
-            }
-            endpoint.respond(exchange, r.build());
+        private synchronized int newId() {
+            return ++nextItem;
         }
 
-        @Override
-        public void deliverResponse(Exchange exchange, Response response) {
+        void destroy() {
+            server.destroy();
+            worker.shutdownNow();
         }
     }
 }

@@ -145,7 +145,7 @@ public final class CoapConfig {
 
     public static final Definition<Integer> PROTOCOL_QUEUE_CAPACITY = Definition.integer("coap.protocol-queue-capacity")
             .defaultValue(16_384).range(1, 10_000_000).unit("messages")
-            .doc("Inbound messages waiting for a protocol thread; when full, requests are answered 5.03.")
+            .doc("Inbound messages waiting for a protocol thread; when full, a CON request is answered 5.03 with Max-Age from its header alone and anything else is dropped (counted).")
             .build();
 
     // --- Block-wise transfers, RFC 7959 ---
@@ -175,7 +175,14 @@ public final class CoapConfig {
 
     public static final Definition<Integer> BLOCKWISE_MAX_TRANSFERS_PER_PEER = Definition.integer("coap.blockwise.max-transfers-per-peer")
             .defaultValue(10).range(1, 10_000).unit("transfers")
-            .doc("Concurrent block-wise transfers per peer; one more is answered 5.03.")
+            .doc("Concurrent block-wise transfers per peer; one more upload is answered 5.03, one more"
+                    + " cached download evicts the peer's least recently used one.")
+            .build();
+
+    public static final Definition<Integer> BLOCKWISE_MAX_TRANSFERS = Definition.integer("coap.blockwise.max-transfers")
+            .defaultValue(1000).range(1, 10_000_000).unit("transfers")
+            .doc("Block-wise transfers a server endpoint keeps state for, over all peers; bounds the memory"
+                    + " of reassembled uploads and cached downloads (each at most the maximum body size).")
             .build();
 
     // --- Observe, RFC 7641 ---
@@ -224,7 +231,7 @@ public final class CoapConfig {
             DEDUPLICATION_MODE, DEDUP_MAX_ENTRIES, DEDUP_MAX_ENTRIES_PER_PEER, DEDUP_SWEEP_INTERVAL,
             PROTOCOL_THREADS, PROTOCOL_QUEUE_CAPACITY,
             BLOCKWISE_PREFERRED_BLOCK_SIZE, BLOCKWISE_MAX_MESSAGE_SIZE, BLOCKWISE_MAX_RESOURCE_BODY_SIZE,
-            BLOCKWISE_STATUS_LIFETIME, BLOCKWISE_MAX_TRANSFERS_PER_PEER,
+            BLOCKWISE_STATUS_LIFETIME, BLOCKWISE_MAX_TRANSFERS_PER_PEER, BLOCKWISE_MAX_TRANSFERS,
             OBSERVE_CON_INTERVAL, OBSERVE_CON_EVERY, OBSERVE_MAX_OBSERVERS_PER_RESOURCE,
             OBSERVE_MAX_OBSERVERS, OBSERVE_REREGISTRATION_MARGIN,
             CLIENT_TIMEOUT);

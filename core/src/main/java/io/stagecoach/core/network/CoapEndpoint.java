@@ -8,7 +8,9 @@ import io.stagecoach.core.config.CoapConfig;
 import io.stagecoach.core.network.EndpointCounters.Counter;
 import io.stagecoach.core.network.EndpointCounters.Gauge;
 import io.stagecoach.core.network.dedup.DeduplicationStore;
+import io.stagecoach.core.network.stack.BlockwiseLayer;
 import io.stagecoach.core.network.stack.LayerStack;
+import io.stagecoach.core.network.stack.ReliabilityLayer;
 import io.stagecoach.core.network.stack.StackServices;
 import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.EndpointContext;
@@ -56,6 +58,7 @@ public final class CoapEndpoint {
     private final Inbound inbound;
     private final Outbox outbox;
     private final Duration sweepInterval;
+    private final long overloadMaxAgeSeconds;
 
     private volatile LayerStack.Inbox deliverer;
     private volatile ProtocolStage stage;
@@ -69,6 +72,7 @@ public final class CoapEndpoint {
         this.random = b.random;
         this.externalExecutor = b.executor;
         this.sweepInterval = config.get(CoapConfig.DEDUP_SWEEP_INTERVAL);
+        this.overloadMaxAgeSeconds = config.get(CoapConfig.OVERLOAD_MAX_AGE).toSeconds();
         this.dedup = DeduplicationStore.builder()
                 .mode(config.get(CoapConfig.DEDUPLICATION_MODE))
                 .exchangeLifetime(config.get(CoapConfig.EXCHANGE_LIFETIME))
@@ -83,11 +87,12 @@ public final class CoapEndpoint {
         this.outbox = new Outbox(connector, mids, store, dedup, counters, interceptors, scheduler);
         this.stack = b.layers(store, random).build(new Services(), outbox);
         this.stack.setInbox(new Router());
-        this.inbound = new Inbound(this, stack, store, dedup, outbox, counters, interceptors,
+        this.inbound = new Inbound(stack, store, dedup, outbox, counters, interceptors,
                 (int) config.get(CoapConfig.OVERLOAD_MAX_AGE).toSeconds());
         counters.register(Gauge.EXCHANGES, store::size);
         counters.register(Gauge.DEDUP_ENTRIES, dedup::size);
         counters.register(Gauge.QUEUE_DEPTH, () -> stage == null ? 0 : stage.queueDepth());
+        counters.register(Gauge.BLOCKWISE_TRANSFERS, this::blockwiseTransfers);
         connector.setRawDataReceiver(this::receiveData);
     }
 
@@ -159,6 +164,11 @@ public final class CoapEndpoint {
         return config;
     }
 
+    /** The clock and timer of this endpoint (a {@code VirtualClock} in tests); clients time calls on it. */
+    public Scheduler scheduler() {
+        return scheduler;
+    }
+
     public EndpointCounters counters() {
         return counters;
     }
@@ -171,6 +181,14 @@ public final class CoapEndpoint {
     /** Messages remembered for duplicate detection. */
     public int dedupEntries() {
         return dedup.size();
+    }
+
+    /**
+     * Block-wise transfers holding state (server uploads being reassembled, cached downloads,
+     * client transfers in progress); tests assert 0 after each scenario. 0 without a blockwise layer.
+     */
+    public int blockwiseTransfers() {
+        return stack.layer(CoapEndpointBuilder.BLOCKWISE) instanceof BlockwiseLayer b ? b.transfers() : 0;
     }
 
     /** The layers, top to bottom. */
@@ -204,19 +222,55 @@ public final class CoapEndpoint {
         }
         Exchange exchange = new Exchange(Exchange.Origin.LOCAL, request, peer, scheduler.nanoTime(),
                 Objects.requireNonNull(listener, "listener"));
-        exchange.whenComplete(() -> {
-            Throwable failure = exchange.failure();
-            if (failure != null) {
-                listener.onFailure(exchange, failure);
-            }
-        });
         exchange.execute(() -> stack.sendRequest(exchange, request));
         return exchange;
     }
 
+    /**
+     * Forgets the congestion-control state kept for {@code peer} (RTO estimators, carried backoff):
+     * the next confirmable exchange with it starts from the initial RTO, as a newly started client
+     * would (Järvinen et al., ANRW '18, §3.2 "random" clients). Does nothing if the stack has no
+     * {@link ReliabilityLayer}.
+     */
+    public void resetCongestionState(InetSocketAddress peer) {
+        Objects.requireNonNull(peer, "peer");
+        if (stack.layer(CoapEndpointBuilder.RELIABILITY) instanceof ReliabilityLayer reliability) {
+            reliability.resetCongestionState(peer);
+        }
+    }
+
     /** Cancels a client exchange: no retransmission, no delivery; the listener gets a failure. */
     public void cancel(Exchange exchange) {
-        exchange.execute(() -> exchange.fail(new CoapException("cancelled")));
+        cancel(exchange, new CoapException("cancelled"));
+    }
+
+    /**
+     * Cancels a client exchange as {@link #cancel(Exchange)} does, reporting {@code cause} to its
+     * listener (the client fails a call that ran out of time with a {@link CoapTimeoutException}).
+     * Does nothing when the exchange is already complete.
+     */
+    public void cancel(Exchange exchange, CoapException cause) {
+        Objects.requireNonNull(cause, "cause");
+        exchange.execute(() -> exchange.fail(cause));
+    }
+
+    /**
+     * Sends a CoAP ping, an Empty CON (RFC 7252 §4.3), to {@code peer}. The returned exchange
+     * completes normally when the peer's RST arrives and fails with {@link CoapTimeoutException}
+     * after {@code timeout} on this endpoint's clock; watch it with {@link Exchange#whenComplete}
+     * and {@link Exchange#failure()}. The ping is sent once (no retransmission).
+     *
+     * @throws IllegalStateException when the endpoint is not running
+     */
+    public Exchange ping(EndpointContext peer, Duration timeout) {
+        Objects.requireNonNull(peer, "peer");
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("ping timeout must be positive, got " + timeout);
+        }
+        if (!running) {
+            throw new IllegalStateException("endpoint " + address() + " is not running");
+        }
+        return Ping.send(peer, timeout, scheduler, mids, store, outbox);
     }
 
     // ------------------------------------------------------------------ server side
@@ -254,7 +308,17 @@ public final class CoapEndpoint {
 
     private void receiveData(RawData raw) {
         ProtocolStage s = stage;
-        if (s == null || !s.tryExecute(() -> process(raw))) {
+        if (s != null && s.tryExecute(() -> process(raw))) {
+            return;
+        }
+        // The protocol stage is full (or stopping): a CON request still learns to come back later.
+        byte[] bytes = raw.bytes();
+        byte[] unavailable = OverloadReply.serviceUnavailable(bytes, bytes.length, overloadMaxAgeSeconds);
+        if (unavailable != null && s != null) {
+            counters.increment(Counter.REJECTED_OVERLOAD);
+            counters.sent(io.stagecoach.core.coap.Type.ACK);
+            connector.send(RawData.outbound(unavailable, raw.context(), null));
+        } else {
             counters.increment(Counter.DROPPED_QUEUE_FULL);
         }
     }

@@ -127,7 +127,7 @@ public final class CoapEndpointBuilder {
         LayerStack.Builder b = LayerStack.builder()
                 .add(CLEANUP, new ExchangeCleanupLayer())
                 .add(OBSERVE, new ObserveLayer())
-                .add(BLOCKWISE, new BlockwiseLayer())
+                .add(BLOCKWISE, new BlockwiseLayer(config, store))
                 .add(TOKEN, new TokenLayer(tokens, store))
                 .add(RELIABILITY, new ReliabilityLayer(config));
         layerEdits.forEach(edit -> edit.accept(b));

@@ -41,7 +41,9 @@ public final class EndpointCounters {
 
     /** What is read on demand. */
     public enum Gauge {
-        EXCHANGES, DEDUP_ENTRIES, QUEUE_DEPTH
+        EXCHANGES, DEDUP_ENTRIES, QUEUE_DEPTH,
+        /** Block-wise transfers with state: server uploads and cached downloads, client transfers. */
+        BLOCKWISE_TRANSFERS
     }
 
     private final LongAdder[] adders = new LongAdder[Counter.values().length];

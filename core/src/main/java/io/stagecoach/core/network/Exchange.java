@@ -31,7 +31,10 @@ public final class Exchange {
         REMOTE
     }
 
-    /** Receives the outcome of a {@link Origin#LOCAL} exchange. Called on protocol threads. */
+    /**
+     * Receives the outcome of a {@link Origin#LOCAL} exchange. Called on protocol threads; a
+     * failure is reported after the exchange's completion hooks ran.
+     */
     public interface Listener {
         /** A response arrived (for observe, each notification). */
         void onResponse(Exchange exchange, Response response);
@@ -64,7 +67,7 @@ public final class Exchange {
 
     private final Origin origin;
     private final EndpointContext peer;
-    private final Request request;
+    private volatile Request request;
     private final long createdNanos;
     private final Listener listener;
 
@@ -110,6 +113,14 @@ public final class Exchange {
     }
 
     /** The request message currently on the wire (a block, a re-registration...). */
+    /**
+     * Replaces the whole request by one reassembled from blocks (RFC 7959 §2.5); the block on the
+     * wire stays in {@link #currentRequest()}. Only the blockwise layer calls this, holding the exchange.
+     */
+    public void setRequest(Request whole) {
+        this.request = Objects.requireNonNull(whole, "request");
+    }
+
     public Request currentRequest() {
         return currentRequest;
     }
@@ -196,6 +207,11 @@ public final class Exchange {
         }
         for (int i = 0; i < n; i++) {
             toRun[i].run();
+        }
+        // The listener hears of a failure last, once every hook has freed what the exchange held,
+        // so an application that reacts (or a test that checks the store) sees a clean endpoint.
+        if (cause != null && listener != null) {
+            listener.onFailure(this, cause);
         }
         return true;
     }

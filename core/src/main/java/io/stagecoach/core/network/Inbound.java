@@ -44,7 +44,6 @@ final class Inbound {
     private static final Logger LOG = LoggerFactory.getLogger(Inbound.class);
 
     private final UdpMessageParser parser = new UdpMessageParser();
-    private final CoapEndpoint endpoint;
     private final LayerStack stack;
     private final ExchangeStore store;
     private final DeduplicationStore dedup;
@@ -53,9 +52,8 @@ final class Inbound {
     private final List<MessageInterceptor> interceptors;
     private final int overloadMaxAgeSeconds;
 
-    Inbound(CoapEndpoint endpoint, LayerStack stack, ExchangeStore store, DeduplicationStore dedup, Outbox outbox,
+    Inbound(LayerStack stack, ExchangeStore store, DeduplicationStore dedup, Outbox outbox,
             EndpointCounters counters, List<MessageInterceptor> interceptors, int overloadMaxAgeSeconds) {
-        this.endpoint = endpoint;
         this.stack = stack;
         this.store = store;
         this.dedup = dedup;
@@ -152,7 +150,8 @@ final class Inbound {
         Exchange exchange;
         if (response.type() == Type.ACK) {
             exchange = store.findByMid(peer, response.mid());
-            if (exchange == null || !exchange.isLocal() || !exchange.currentRequest().token().equals(response.token())) {
+            if (exchange == null || !exchange.isLocal() || Ping.isPing(exchange)
+                    || !exchange.currentRequest().token().equals(response.token())) {
                 counters.increment(Counter.UNMATCHED); // late or foreign ACK (§4.2): ignore
                 return;
             }
@@ -203,7 +202,12 @@ final class Inbound {
                     return;
                 }
                 exchange.execute(() -> {
-                    if (!exchange.isComplete()) {
+                    if (exchange.isComplete()) {
+                        return;
+                    }
+                    if (Ping.isPing(exchange)) {
+                        exchange.complete(); // the RST (or an ACK) answering our ping: the peer is alive
+                    } else {
                         stack.receiveEmpty(exchange, message);
                     }
                 });
@@ -216,9 +220,9 @@ final class Inbound {
             return; // still being processed: the answer will come (§4.5)
         }
         if (seen.emptyAck()) {
-            outbox.sendDirect(peer, EmptyMessage.of(Type.ACK, mid).withPeer(peer));
+            outbox.resendEmptyAck(peer, mid);
         } else if (seen.reply() != null) {
-            outbox.sendRaw(peer.peer(), peer, Type.valueOf((seen.reply()[0] >> 4) & 0x3), seen.reply());
+            outbox.resend(peer, seen.reply());
         }
     }
 

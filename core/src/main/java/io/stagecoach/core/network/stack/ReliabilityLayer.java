@@ -284,6 +284,15 @@ public final class ReliabilityLayer extends AbstractLayer {
         }
     }
 
+    /**
+     * Forgets the congestion-control state kept for {@code peer} (CoCoA estimators, carried
+     * full-backoff timeout): the next exchange with it starts as with a peer never contacted
+     * (draft-ietf-core-cocoa-03 §4.3 initial values). Exchanges already in flight keep their timers.
+     */
+    public void resetCongestionState(InetSocketAddress peer) {
+        peers.remove(peer);
+    }
+
     /** Peers with outstanding or queued CON requests (for tests and statistics). */
     int nstartPeers() {
         return nstart.peers();

@@ -1,0 +1,189 @@
+package io.stagecoach.core.server;
+
+import io.stagecoach.core.config.CoapConfig;
+import io.stagecoach.core.network.CoapEndpoint;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A CoAP server: one {@link ResourceTree} served on one or more {@link CoapEndpoint}s (Lanter,
+ * thesis §5.4). Each endpoint delivers requests to the tree through its own
+ * {@link ServerMessageDeliverer}; {@code /.well-known/core} (RFC 6690 §4) is installed at
+ * construction.
+ *
+ * <pre>{@code
+ * CoapServer server = new CoapServer(5683)
+ *         .add(new CoapResource("A").add(new CoapResource("A1")));
+ * server.start();
+ * }</pre>
+ *
+ * <p>Life cycle: {@link #start()} binds every endpoint; {@link #stop()} stops them (open exchanges
+ * fail, protocol threads end) and may be followed by {@code start()}; {@link #destroy()} releases
+ * every port, thread and owned executor for good. All three are idempotent. Endpoints handed to
+ * the builder become the server's: it starts, stops and destroys them.
+ */
+public final class CoapServer {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CoapServer.class);
+
+    private enum State { NEW, RUNNING, STOPPED, DESTROYED }
+
+    private final ResourceTree tree = new ResourceTree();
+    private final List<CoapEndpoint> endpoints;
+    private final List<ServerMessageDeliverer> deliverers = new ArrayList<>();
+    private final ExecutorService ownedExecutor;
+    private State state = State.NEW;
+
+    /** A server on UDP port {@code port} of every interface; 0 picks a free port at {@link #start()}. */
+    public CoapServer(int port) {
+        this(builder().udp(new InetSocketAddress(port)));
+    }
+
+    /** A server on the default CoAP port 5683 (RFC 7252 §6.1) of every interface. */
+    public CoapServer() {
+        this(5683);
+    }
+
+    CoapServer(CoapServerBuilder b) {
+        this.endpoints = List.copyOf(b.buildEndpoints());
+        this.ownedExecutor = b.ownedExecutor();
+        if (b.resourceExecutor() != null) {
+            tree.root().setExecutor(b.resourceExecutor());
+        }
+        WellKnownCoreResource.install(tree.root());
+        for (CoapEndpoint endpoint : endpoints) {
+            long maxAge = endpoint.config().get(CoapConfig.OVERLOAD_MAX_AGE).toSeconds();
+            ServerMessageDeliverer deliverer = new ServerMessageDeliverer(tree, new EndpointResponder(endpoint), maxAge);
+            endpoint.setMessageDeliverer(deliverer);
+            deliverers.add(deliverer);
+        }
+    }
+
+    /** A builder for several endpoints, executors and configuration. */
+    public static CoapServerBuilder builder() {
+        return new CoapServerBuilder();
+    }
+
+    /** Adds resources below the root (allowed while running); returns this server. */
+    public CoapServer add(Resource... resources) {
+        tree.add(resources);
+        return this;
+    }
+
+    /** Removes a top-level resource; {@code false} if it was not one. */
+    public boolean remove(Resource resource) {
+        return tree.root().removeChild(resource);
+    }
+
+    /** The root of the tree (requests with an empty Uri-Path reach it: 4.05 by default). */
+    public CoapResource getRoot() {
+        return tree.root();
+    }
+
+    public ResourceTree tree() {
+        return tree;
+    }
+
+    /**
+     * Starts every endpoint. When one cannot bind, those already started are stopped again and
+     * the cause is thrown.
+     *
+     * @throws UncheckedIOException naming the endpoint that could not start
+     * @throws IllegalStateException after {@link #destroy()}
+     */
+    public synchronized CoapServer start() {
+        if (state == State.DESTROYED) {
+            throw new IllegalStateException("server destroyed; build a new one");
+        }
+        if (state == State.RUNNING) {
+            return this;
+        }
+        for (CoapEndpoint endpoint : endpoints) {
+            try {
+                endpoint.start();
+            } catch (IOException e) {
+                endpoints.forEach(CoapEndpoint::stop);
+                throw new UncheckedIOException("cannot start endpoint " + endpoint.address() + ": " + e.getMessage(), e);
+            }
+        }
+        state = State.RUNNING;
+        LOG.info("CoAP server started on {}", addresses());
+        return this;
+    }
+
+    /**
+     * Stops every endpoint; {@link #start()} may follow (an endpoint bound to port 0 then binds
+     * another free port: read {@link #getPort()} again). Idempotent.
+     */
+    public synchronized void stop() {
+        if (state != State.RUNNING) {
+            return;
+        }
+        endpoints.forEach(CoapEndpoint::stop);
+        state = State.STOPPED;
+    }
+
+    /** Stops, then releases every endpoint and the resource executor the server created. Idempotent. */
+    public synchronized void destroy() {
+        if (state == State.DESTROYED) {
+            return;
+        }
+        stop();
+        for (CoapEndpoint endpoint : endpoints) {
+            try {
+                endpoint.destroy();
+            } catch (RuntimeException e) {
+                LOG.warn("destroying endpoint {} failed", endpoint.address(), e);
+            }
+        }
+        if (ownedExecutor != null) {
+            ownedExecutor.shutdownNow();
+            try {
+                ownedExecutor.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        state = State.DESTROYED;
+    }
+
+    public synchronized boolean isRunning() {
+        return state == State.RUNNING;
+    }
+
+    public List<CoapEndpoint> getEndpoints() {
+        return endpoints;
+    }
+
+    /** The addresses the endpoints are bound to (real ports once started). */
+    public List<InetSocketAddress> addresses() {
+        List<InetSocketAddress> out = new ArrayList<>(endpoints.size());
+        for (CoapEndpoint e : endpoints) {
+            out.add(e.address());
+        }
+        return out;
+    }
+
+    /** The bound port of the first endpoint (the one a port-0 server picked once started). */
+    public int getPort() {
+        return endpoints.get(0).address().getPort();
+    }
+
+    /** Delivery counters of each endpoint, in {@link #getEndpoints()} order. */
+    public List<ServerCounters> counters() {
+        List<ServerCounters> out = new ArrayList<>(deliverers.size());
+        deliverers.forEach(d -> out.add(d.counters()));
+        return out;
+    }
+
+    @Override
+    public String toString() {
+        return "CoapServer" + addresses();
+    }
+}

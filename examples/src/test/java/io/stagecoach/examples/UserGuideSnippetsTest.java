@@ -1,0 +1,258 @@
+package io.stagecoach.examples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.stagecoach.core.client.CoapClient;
+import io.stagecoach.core.client.CoapHandler;
+import io.stagecoach.core.client.CoapResponse;
+import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.Option;
+import io.stagecoach.core.coap.Request;
+import io.stagecoach.core.network.CoapTimeoutException;
+import io.stagecoach.core.server.BoundedExecutors;
+import io.stagecoach.core.server.CoapExchange;
+import io.stagecoach.core.server.CoapResource;
+import io.stagecoach.core.server.CoapServer;
+import io.stagecoach.core.server.WebLink;
+import io.stagecoach.elements.testing.ThreadLeakCheck;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every code block of docs/user-guide.md, compiled and run here. The regions between
+ * {@code // snippet:NAME} and {@code // end:NAME} are what the guide shows;
+ * {@link UserGuideDriftTest} fails the build when the guide and these regions differ.
+ */
+class UserGuideSnippetsTest {
+
+    private CoapServer server;
+
+    @AfterEach
+    void cleanUp() {
+        if (server != null) {
+            server.destroy();
+        }
+        CoapClient.shutdownDefaultEndpoint();
+        ThreadLeakCheck.assertNoStagecoachThreads();
+    }
+
+    // snippet:counter-resource
+    static class CounterResource extends CoapResource {
+        private int count;
+
+        CounterResource() {
+            super("counter");
+            title("A counter");
+        }
+
+        @Override
+        public void handleGET(CoapExchange exchange) {
+            exchange.respond(Integer.toString(count));
+        }
+
+        @Override
+        public void handlePOST(CoapExchange exchange) {
+            count++;
+            exchange.respond(Code.CHANGED);
+        }
+    }
+    // end:counter-resource
+
+    @Test
+    void helloServerAndSyncClient() {
+        // snippet:hello-server
+        CoapServer server = new CoapServer(0); // 0: any free port; 5683 is CoAP's default
+        server.add(CoapResource.named("hello").onGet(exchange -> exchange.respond("world")));
+        server.start();
+        // end:hello-server
+        this.server = server;
+        // snippet:client-sync
+        CoapClient client = new CoapClient("coap://localhost:" + server.getPort() + "/hello");
+        CoapResponse response = client.get();
+        System.out.println(response.code() + " " + response.payloadText()); // 2.05 Content world
+        // end:client-sync
+        assertEquals("world", response.payloadText());
+        assertTrue(response.isSuccess());
+    }
+
+    @Test
+    void asyncForms() throws Exception {
+        server = new CoapServer(0).add(CoapResource.named("hello").onGet(ex -> ex.respond("world"))).start();
+        CoapClient client = new CoapClient("coap://localhost:" + server.getPort() + "/hello");
+        // snippet:client-future
+        CompletableFuture<String> text = client.getAsync().thenApply(CoapResponse::payloadText);
+        // end:client-future
+        assertEquals("world", text.get());
+        AtomicReference<String> seen = new AtomicReference<>();
+        CompletableFuture<Void> called = new CompletableFuture<>();
+        // snippet:client-handler
+        client.get(new CoapHandler() {
+            @Override
+            public void onLoad(CoapResponse response) {
+                seen.set(response.payloadText()); // runs on a protocol thread: do not block here
+                called.complete(null);
+            }
+
+            @Override
+            public void onError(Throwable error) {
+                called.completeExceptionally(error);
+            }
+        });
+        // end:client-handler
+        called.get();
+        assertEquals("world", seen.get());
+    }
+
+    @Test
+    void treeSubclassAndMethods() {
+        // snippet:tree
+        server = new CoapServer(0)
+                .add(new CounterResource())
+                .add(new CoapResource("A").add(new CoapResource("A1").add(new CoapResource("A1_a"))));
+        // end:tree
+        server.start();
+        String base = "coap://localhost:" + server.getPort();
+        // snippet:client-methods
+        CoapClient counter = new CoapClient(base + "/counter");
+        counter.post("", 0);                 // 2.04 Changed
+        String value = counter.get().payloadText();
+        CoapResponse notThere = counter.delete();  // 4.05 Method Not Allowed: no handleDELETE
+        // end:client-methods
+        assertEquals("1", value);
+        assertEquals(Code.METHOD_NOT_ALLOWED, notThere.code());
+        assertEquals(Code.METHOD_NOT_ALLOWED, new CoapClient(base + "/A/A1/A1_a").get().code(),
+                "a plain CoapResource answers 4.05");
+    }
+
+    @Test
+    void createWithLocationAndSeparateResponse() {
+        ExecutorService worker = BoundedExecutors.singleThread("guide-worker", 10);
+        try {
+            // snippet:create
+            CoapResource items = CoapResource.named("items");
+            items.onPost(exchange -> {
+                String id = Integer.toString(items.children().size() + 1);
+                String body = exchange.payloadText();
+                items.add(CoapResource.named(id).onGet(ex -> ex.respond(body)));
+                exchange.respond(Code.CREATED, r -> r.locationPath("items", id));
+            });
+            // end:create
+            // snippet:separate
+            CoapResource slow = CoapResource.named("slow").onGet(exchange -> {
+                exchange.accept(); // empty ACK now; the client keeps waiting
+                worker.execute(() -> exchange.respond("done")); // the response, later, from any thread
+            });
+            // end:separate
+            server = new CoapServer(0).add(items, slow).start();
+            String base = "coap://localhost:" + server.getPort();
+            // snippet:create-client
+            CoapResponse created = new CoapClient(base + "/items").post("milk", 0);
+            System.out.println(created.code() + " at " + created.location()); // 2.01 Created at /items/1
+            // end:create-client
+            assertEquals(Code.CREATED, created.code());
+            assertEquals("milk", new CoapClient(base + created.location()).get().payloadText());
+            assertEquals("done", new CoapClient(base + "/slow").get().payloadText());
+        } finally {
+            worker.shutdownNow();
+        }
+    }
+
+    @Test
+    void executors() {
+        // snippet:executor
+        ExecutorService oneAtATime = BoundedExecutors.singleThread("sensors", 100);
+        CoapResource sensors = new CoapResource("sensors");
+        sensors.setExecutor(oneAtATime); // children without their own executor inherit it
+        sensors.add(CoapResource.named("temp").onGet(ex -> ex.respond(Thread.currentThread().getName())));
+        // end:executor
+        try {
+            server = new CoapServer(0).add(sensors).start();
+            String ranOn = new CoapClient("coap://localhost:" + server.getPort() + "/sensors/temp").get().payloadText();
+            assertTrue(ranOn.startsWith("stagecoach-resource-sensors-"), ranOn);
+        } finally {
+            oneAtATime.shutdownNow();
+        }
+    }
+
+    @Test
+    void discovery() {
+        // snippet:discovery-server
+        server = new CoapServer(0).add(
+                CoapResource.named("temp").resourceType("temperature").title("Kitchen").contentFormats(0),
+                CoapResource.named("light").resourceType("light-lux").interfaceDescription("sensor"));
+        // end:discovery-server
+        server.start();
+        CoapClient client = new CoapClient("coap://localhost:" + server.getPort() + "/");
+        // snippet:discovery-client
+        List<WebLink> links = client.discover("rt=temp*"); // GET /.well-known/core?rt=temp*
+        for (WebLink link : links) {
+            System.out.println(link.target() + " " + link.attributes()); // /temp {rt=[temperature], ...}
+        }
+        // end:discovery-client
+        assertEquals(List.of("/temp"), links.stream().map(WebLink::target).toList());
+    }
+
+    @Test
+    void failuresOptionsAndPing() {
+        server = new CoapServer(0).add(
+                CoapResource.named("silent").onGet(ex -> { }),
+                CoapResource.named("hello").onGet(ex -> ex.respond("world"))).start();
+        String base = "coap://localhost:" + server.getPort();
+        AtomicReference<String> message = new AtomicReference<>();
+        // snippet:timeout
+        CoapClient slowClient = new CoapClient(base + "/silent").timeout(Duration.ofMillis(300));
+        try {
+            slowClient.get();
+        } catch (CoapTimeoutException e) {
+            message.set(e.getMessage()); // "no response to 0.01 GET ... within 300 ms"
+        }
+        // end:timeout
+        assertTrue(message.get().contains("within 300 ms"), message.get());
+        CoapClient client = new CoapClient(base + "/hello");
+        // snippet:options
+        client.useNONs();                       // NON requests: no ACK, no retransmission
+        CoapResponse text = client.get(0);      // Accept: 0 (text/plain)
+        client.useCONs();
+        Request.Builder custom = client.newRequest(Code.GET);
+        custom.options().add(Option.of(65000, new byte[] {1})); // an experimental, elective option
+        CoapResponse viaAdvanced = client.advanced(custom.build());
+        // end:options
+        assertEquals("world", text.payloadText());
+        assertEquals(Code.CONTENT, viaAdvanced.code());
+        // snippet:ping
+        boolean alive = client.ping(); // Empty CON; the server's RST proves it is there
+        // end:ping
+        assertTrue(alive);
+        assertThrows(IllegalArgumentException.class, () -> new CoapClient("http://example.com/"),
+                "a URI that is not coap:// is refused at once");
+    }
+
+    @Test
+    void builderAndShutdown() {
+        // snippet:builder
+        CoapServer server = CoapServer.builder()
+                .udp(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
+                .resourceThreads(4, 1000) // default executor for every resource; full queue: 5.03
+                .build()
+                .add(CoapResource.named("hello").onGet(ex -> ex.respond(Thread.currentThread().getName())));
+        server.start();
+        // end:builder
+        this.server = server;
+        String ranOn = new CoapClient("coap://127.0.0.1:" + server.getPort() + "/hello").get().payloadText();
+        assertTrue(ranOn.startsWith("stagecoach-resource-server-"), ranOn);
+        // snippet:shutdown
+        server.destroy();                    // ports, protocol threads, the server's own executor
+        CoapClient.shutdownDefaultEndpoint(); // the shared client endpoint
+        // end:shutdown
+        assertTrue(!server.isRunning());
+    }
+}
