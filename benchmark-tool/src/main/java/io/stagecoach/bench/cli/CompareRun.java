@@ -50,6 +50,10 @@ final class CompareRun {
             throw new IllegalArgumentException("compare needs servers: --server-cmd NAME[:PATH]=COMMAND");
         }
         pinSelf(o.clientCpus(), log);
+        if (o.clientCpus() != null && o.serverCpus() == null) {
+            // Child processes inherit the CPU affinity of this JVM.
+            log.println("compare: servers inherit the generator's CPUs " + o.clientCpus() + " (no --server-cpus)");
+        }
         log.println("compare: Californium is not a dependency of this build and is not compared");
         Path logs = Files.createTempDirectory("coapbench-compare");
         List<BenchReport> reports = new ArrayList<>();
