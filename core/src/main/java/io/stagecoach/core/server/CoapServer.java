@@ -146,6 +146,8 @@ public final class CoapServer {
             ownedExecutor.shutdownNow();
             try {
                 ownedExecutor.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
+                // a terminated pool's workers may still be on their way out: destroy() joins them
+                BoundedExecutors.joinThreads(ownedExecutor, java.time.Duration.ofSeconds(5));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
