@@ -16,9 +16,9 @@ final class PeerRateLimiter {
 
     private final Clock clock;
     private final long periodNanos;
-    private final Map<InetAddress, Entry> entries;
+    private final Map<InetAddress, Slot> entries;
 
-    private static final class Entry {
+    private static final class Slot {
         long lastNanos;
         long suppressed;
     }
@@ -28,7 +28,7 @@ final class PeerRateLimiter {
         this.periodNanos = period.toNanos();
         this.entries = new LinkedHashMap<>(16, 0.75f, true) {
             @Override
-            protected boolean removeEldestEntry(Map.Entry<InetAddress, Entry> eldest) {
+            protected boolean removeEldestEntry(Map.Entry<InetAddress, Slot> eldest) {
                 return size() > capacity;
             }
         };
@@ -40,9 +40,9 @@ final class PeerRateLimiter {
      */
     synchronized long tryAcquire(InetAddress source) {
         long now = clock.nanoTime();
-        Entry e = entries.get(source);
+        Slot e = entries.get(source);
         if (e == null) {
-            e = new Entry();
+            e = new Slot();
             e.lastNanos = now;
             entries.put(source, e);
             return 0;
