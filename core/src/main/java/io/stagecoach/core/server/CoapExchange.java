@@ -38,13 +38,36 @@ public final class CoapExchange {
     private final Resource resource;
     private final ExchangeResponder responder;
     private final AtomicInteger state = new AtomicInteger(OPEN);
+    private final int observeSeq;
+    private final boolean notification;
     private volatile Map<String, String> query;
 
     public CoapExchange(Exchange exchange, Resource resource, ExchangeResponder responder) {
+        this(exchange, resource, responder, -1, false);
+    }
+
+    /**
+     * @param observeSeq the Observe value a 2.xx answer carries (RFC 7641 §4.4): the resource's
+     *        sequence number for an accepted registration or a notification; -1 for none
+     * @param notification whether this is a handler run for a notification of an established
+     *        relation rather than an answer to a request that just arrived
+     */
+    CoapExchange(Exchange exchange, Resource resource, ExchangeResponder responder, int observeSeq,
+            boolean notification) {
         this.exchange = Objects.requireNonNull(exchange, "exchange");
         this.request = exchange.request();
         this.resource = resource;
         this.responder = Objects.requireNonNull(responder, "responder");
+        this.observeSeq = observeSeq;
+        this.notification = notification;
+    }
+
+    /**
+     * Whether the handler runs to produce an observe notification (RFC 7641 §4.2) rather than to
+     * answer a fresh request. The request is then the registration; the answer goes to the observer.
+     */
+    public boolean isNotification() {
+        return notification;
     }
 
     // --- the request -----------------------------------------------------------------------------
@@ -170,6 +193,11 @@ public final class CoapExchange {
     /** Responds with {@code response}; its token and peer are replaced by the request's. */
     public void respond(Response response) {
         Response r = response.withToken(request.token()).withPeer(exchange.peer());
+        if (observeSeq >= 0 && r.code().isSuccess()) {
+            Response.Builder b = r.newBuilder();
+            b.options().observe(observeSeq);
+            r = b.build();
+        }
         finish();
         responder.respond(exchange, r);
     }
@@ -182,7 +210,9 @@ public final class CoapExchange {
         if (!state.compareAndSet(OPEN, ACCEPTED)) {
             throw new IllegalStateException("exchange already " + stateName() + ": " + exchange);
         }
-        responder.accept(exchange);
+        if (!notification) { // a notification answers no request: there is nothing to acknowledge
+            responder.accept(exchange);
+        }
     }
 
     /** Answers with a RST instead of a response. IllegalStateException if already accepted or answered. */
@@ -222,6 +252,11 @@ public final class CoapExchange {
     private void send(Response.Builder b) {
         // build before marking answered: a builder that throws leaves the exchange open for the 5.00
         Response r = b.token(request.token()).peer(exchange.peer()).build();
+        if (observeSeq >= 0 && r.code().isSuccess()) {
+            Response.Builder o = r.newBuilder();
+            o.options().observe(observeSeq); // set here, at the resource, in changed() order (Lanter §5.4)
+            r = o.build();
+        }
         finish();
         responder.respond(exchange, r);
     }
