@@ -53,6 +53,7 @@ public final class CoapObserveRelation {
     private long lastNanos;
     private boolean canceled;
     private long deadline;
+    private long timerAt;
     private boolean awaitingAnswer;
     private Cancellable timer;
     private long staleDropped;
@@ -192,7 +193,12 @@ public final class CoapObserveRelation {
             lastNanos = now;
             awaitingAnswer = false;
             latest = answer;
-            deadline = now + Duration.ofSeconds(response.options().effectiveMaxAge()).toNanos() + marginNanos;
+            long next = now + Duration.ofSeconds(response.options().effectiveMaxAge()).toNanos() + marginNanos;
+            if (timer == null || timerAt > next) {
+                arm(next);
+            } else {
+                deadline = next; // the timer fires earlier and re-arms itself for this
+            }
             handler.onLoad(answer);
         } else {
             forget(); // no Observe: this answer is the last (RFC 7641 §3.2, §3.6)
@@ -238,6 +244,7 @@ public final class CoapObserveRelation {
     /** Holding this: (re)arms the single timer for {@code at}. */
     private void arm(long at) {
         deadline = at;
+        timerAt = at;
         if (timer != null) {
             timer.cancel();
         }
