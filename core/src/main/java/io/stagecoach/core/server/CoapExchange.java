@@ -158,7 +158,7 @@ public final class CoapExchange {
 
     /** Responds with {@code code} and no payload. */
     public void respond(Code code) {
-        send(Response.forRequest(request, code));
+        send(code, Response.forRequest(request, code));
     }
 
     /** Responds 2.05 Content with {@code text} as text/plain;charset=utf-8 (Content-Format 0). */
@@ -175,19 +175,19 @@ public final class CoapExchange {
     public void respond(Code code, byte[] payload, int contentFormat) {
         Response.Builder b = Response.forRequest(request, code).payload(payload);
         b.options().contentFormat(contentFormat);
-        send(b);
+        send(code, b);
     }
 
     /** Responds {@code code} after {@code spec} set payload and options (see {@link ResponseSpec}). */
     public void respond(Code code, Consumer<ResponseSpec> spec) {
         Response.Builder b = Response.forRequest(request, code);
         spec.accept(new ResponseSpec(b));
-        send(b);
+        send(code, b);
     }
 
     /** Responds with the builder's message; its token and peer are replaced by the request's. */
     public void respond(Response.Builder response) {
-        send(response);
+        send(null, response);
     }
 
     /** Responds with {@code response}; its token and peer are replaced by the request's. */
@@ -249,12 +249,17 @@ public final class CoapExchange {
         return false;
     }
 
-    private void send(Response.Builder b) {
+    /** @param code the response code when the caller knows it (saves a second build for Observe) */
+    private void send(Code code, Response.Builder b) {
+        b.token(request.token()).peer(exchange.peer());
+        if (observeSeq >= 0 && code != null && code.isSuccess()) {
+            b.options().observe(observeSeq); // set here, at the resource, in changed() order (Lanter §5.4)
+        }
         // build before marking answered: a builder that throws leaves the exchange open for the 5.00
-        Response r = b.token(request.token()).peer(exchange.peer()).build();
-        if (observeSeq >= 0 && r.code().isSuccess()) {
+        Response r = b.build();
+        if (observeSeq >= 0 && code == null && r.code().isSuccess()) {
             Response.Builder o = r.newBuilder();
-            o.options().observe(observeSeq); // set here, at the resource, in changed() order (Lanter §5.4)
+            o.options().observe(observeSeq);
             r = o.build();
         }
         finish();

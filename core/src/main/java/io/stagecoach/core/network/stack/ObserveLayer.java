@@ -195,7 +195,8 @@ public final class ObserveLayer extends AbstractLayer {
         } else {
             rel.sinceCon++;
         }
-        ctx.sendResponse(exchange, r.newBuilder().type(type).mid(-1).build());
+        Response out = r.withType(type);
+        ctx.sendResponse(exchange, out.mid() < 0 ? out : out.withMid(-1));
         store.trimMids(exchange, KEEP_MIDS);
     }
 
