@@ -59,6 +59,7 @@ public final class CoapEndpoint {
     private final Inbound inbound;
     private final Outbox outbox;
     private final Duration sweepInterval;
+    private final long overloadMaxAgeSeconds;
 
     private volatile LayerStack.Inbox deliverer;
     private volatile ProtocolStage stage;
@@ -72,6 +73,7 @@ public final class CoapEndpoint {
         this.random = b.random;
         this.externalExecutor = b.executor;
         this.sweepInterval = config.get(CoapConfig.DEDUP_SWEEP_INTERVAL);
+        this.overloadMaxAgeSeconds = config.get(CoapConfig.OVERLOAD_MAX_AGE).toSeconds();
         this.dedup = DeduplicationStore.builder()
                 .mode(config.get(CoapConfig.DEDUPLICATION_MODE))
                 .exchangeLifetime(config.get(CoapConfig.EXCHANGE_LIFETIME))
@@ -86,7 +88,7 @@ public final class CoapEndpoint {
         this.outbox = new Outbox(connector, mids, store, dedup, counters, interceptors, scheduler);
         this.stack = b.layers(store, random).build(new Services(), outbox);
         this.stack.setInbox(new Router());
-        this.inbound = new Inbound(this, stack, store, dedup, outbox, counters, interceptors,
+        this.inbound = new Inbound(stack, store, dedup, outbox, counters, interceptors,
                 (int) config.get(CoapConfig.OVERLOAD_MAX_AGE).toSeconds());
         counters.register(Gauge.EXCHANGES, store::size);
         counters.register(Gauge.DEDUP_ENTRIES, dedup::size);
@@ -324,7 +326,17 @@ public final class CoapEndpoint {
 
     private void receiveData(RawData raw) {
         ProtocolStage s = stage;
-        if (s == null || !s.tryExecute(() -> process(raw))) {
+        if (s != null && s.tryExecute(() -> process(raw))) {
+            return;
+        }
+        // The protocol stage is full (or stopping): a CON request still learns to come back later.
+        byte[] bytes = raw.bytes();
+        byte[] unavailable = OverloadReply.serviceUnavailable(bytes, bytes.length, overloadMaxAgeSeconds);
+        if (unavailable != null && s != null) {
+            counters.increment(Counter.REJECTED_OVERLOAD);
+            counters.sent(io.stagecoach.core.coap.Type.ACK);
+            connector.send(RawData.outbound(unavailable, raw.context(), null));
+        } else {
             counters.increment(Counter.DROPPED_QUEUE_FULL);
         }
     }
