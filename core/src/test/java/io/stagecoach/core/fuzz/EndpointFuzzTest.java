@@ -20,7 +20,9 @@ import org.slf4j.LoggerFactory;
  *       that no timer task failed either ({@code VirtualClock.failedTasks() == 0});</li>
  *   <li>after every datagram, open exchanges, dedup entries and block-wise transfers are within
  *       the caps of {@link FuzzedServer};</li>
- *   <li>after the clock moves past every lifetime, all three are back to 0.</li>
+ *   <li>after the clock moves past every lifetime, dedup entries and transfers are 0 and only
+ *       observe relations hold exchanges; after a notification nobody acknowledges and another
+ *       drain, relations and exchanges are 0 too.</li>
  * </ul>
  * A hang would be an endless loop on this thread: libFuzzer's per-input timeout reports it when
  * fuzzing. Seeds: {@link EndpointFuzzSeeds} (checked by {@link SeedCorpusTest}).
@@ -51,12 +53,30 @@ class EndpointFuzzTest {
                 s.clock.advance(d.then());
                 assertWithinCaps(s);
             }
-            s.clock.advance(FuzzedServer.DRAIN);
-            assertEquals(0, s.endpoint.openExchanges(), () -> "exchanges left " + s.endpoint.counters());
-            assertEquals(0, s.endpoint.dedupEntries(), () -> "dedup entries left " + s.endpoint.counters());
-            assertEquals(0, s.endpoint.blockwiseTransfers(), () -> "transfers left " + s.endpoint.counters());
-            assertEquals(0, s.clock.failedTasks(), "timer tasks that threw");
+            drain(s);
         }
+    }
+
+    /**
+     * Moves past every lifetime, then notifies the observable resource: every notification is a
+     * CON no peer answers, so each observe relation ends when it times out (RFC 7641 §4.5), and
+     * after another drain nothing is left.
+     */
+    static void drain(FuzzedServer s) {
+        s.clock.advance(FuzzedServer.DRAIN);
+        assertEquals(0, s.endpoint.dedupEntries(), () -> "dedup entries left " + s.endpoint.counters());
+        assertEquals(0, s.endpoint.blockwiseTransfers(), () -> "transfers left " + s.endpoint.counters());
+        // An observe relation may keep its exchange open (a NON registration does, a CON one does
+        // not); nothing else may.
+        assertTrue(s.endpoint.openExchanges() <= s.endpoint.counters().get(Gauge.OBSERVE_RELATIONS),
+                () -> "only observe relations may keep an exchange open " + s.endpoint.counters());
+        s.observable.changed();
+        s.clock.advance(FuzzedServer.DRAIN);
+        assertEquals(0, s.endpoint.counters().get(Gauge.OBSERVE_RELATIONS),
+                () -> "relations left after unanswered CON notifications " + s.endpoint.counters());
+        assertEquals(0, s.endpoint.openExchanges(), () -> "exchanges left " + s.endpoint.counters());
+        assertEquals(0, s.endpoint.dedupEntries(), () -> "dedup entries left " + s.endpoint.counters());
+        assertEquals(0, s.clock.failedTasks(), "timer tasks that threw");
     }
 
     static void assertWithinCaps(FuzzedServer s) {
@@ -65,8 +85,12 @@ class EndpointFuzzTest {
         int transfers = s.endpoint.blockwiseTransfers();
         assertTrue(transfers <= FuzzedServer.BLOCKWISE_MAX,
                 () -> transfers + " block-wise transfers > cap " + FuzzedServer.BLOCKWISE_MAX);
-        // A remote exchange is open only while its request is remembered for deduplication.
+        long relations = s.endpoint.counters().get(Gauge.OBSERVE_RELATIONS);
+        assertTrue(relations <= FuzzedServer.OBSERVERS_MAX, () -> relations + " observe relations > " + FuzzedServer.OBSERVERS_MAX);
+        // A remote exchange is open while its request is remembered for deduplication, or while
+        // it carries an observe relation.
         long exchanges = s.endpoint.counters().get(Gauge.EXCHANGES);
-        assertTrue(exchanges <= FuzzedServer.DEDUP_MAX, () -> exchanges + " open exchanges > " + FuzzedServer.DEDUP_MAX);
+        assertTrue(exchanges <= FuzzedServer.DEDUP_MAX + relations,
+                () -> exchanges + " open exchanges > " + (FuzzedServer.DEDUP_MAX + relations));
     }
 }

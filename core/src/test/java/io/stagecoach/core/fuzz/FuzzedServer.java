@@ -30,6 +30,7 @@ final class FuzzedServer implements AutoCloseable {
     static final int DEDUP_MAX_PER_PEER = 12;
     static final int BLOCKWISE_MAX = 6;
     static final int BLOCKWISE_MAX_PER_PEER = 2;
+    static final int OBSERVERS_MAX = 8;
     /**
      * Past every lifetime and the last sweep. The lifetimes are shortened (the retransmission span
      * of 93 s still fits) so that an input costs fewer virtual sweeps: more inputs per second.
@@ -40,6 +41,7 @@ final class FuzzedServer implements AutoCloseable {
     final DirectConnector connector = new DirectConnector(SERVER);
     final CoapEndpoint endpoint;
     final CoapServer server;
+    final CoapResource observable = new CoapResource("obs").setObservable(true).onGet(ex -> ex.respond("v"));
 
     FuzzedServer() {
         Configuration config = Configuration.builder(ConfigDocsMain.ALL.groups().toArray(new ModuleDefinitions[0]))
@@ -52,6 +54,9 @@ final class FuzzedServer implements AutoCloseable {
                 .set(CoapConfig.NON_LIFETIME, Duration.ofSeconds(60))
                 .set(CoapConfig.BLOCKWISE_STATUS_LIFETIME, Duration.ofSeconds(60))
                 .set(CoapConfig.DEDUP_SWEEP_INTERVAL, Duration.ofSeconds(20))
+                .set(CoapConfig.OBSERVE_MAX_OBSERVERS, OBSERVERS_MAX)
+                // every notification Confirmable: an observer that never answers is dropped (RFC 7641 §4.5)
+                .set(CoapConfig.OBSERVE_CON_EVERY, 1)
                 .build();
         endpoint = CoapEndpoint.builder().connector(connector).config(config).scheduler(clock)
                 .executor(Runnable::run).random(new SplittableRandom(7)).build();
@@ -63,7 +68,7 @@ final class FuzzedServer implements AutoCloseable {
                 new CoapResource("big").onGet(ex -> ex.respond(Code.CONTENT, big, 42)),
                 new CoapResource("echo").onPost(ex -> ex.respond(Code.CHANGED, ex.payload(), 42))
                         .onPut(ex -> ex.respond(Code.CHANGED, "" + ex.payload().length)),
-                new CoapResource("obs").setObservable(true).onGet(ex -> ex.respond("v")),
+                observable,
                 new CoapResource("slow").onGet(ex -> {
                     ex.accept();
                     clock.schedule(() -> ex.respond("late"), Duration.ofSeconds(1));
