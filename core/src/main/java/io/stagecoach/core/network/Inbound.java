@@ -110,6 +110,7 @@ final class Inbound {
         EndpointContext peer = request.peer();
         if (request.type() == Type.ACK || request.type() == Type.RST) {
             counters.increment(Counter.MALFORMED); // a request cannot travel in an ACK or RST (§4.2, §4.3)
+            banLog.malformed(peer.peer(), "request in a " + request.type() + " (RFC 7252 4.2, 4.3)");
             return;
         }
         Option bad = unrecognizedCritical(request);
@@ -169,6 +170,7 @@ final class Inbound {
             }
         } else if (response.type() == Type.RST) {
             counters.increment(Counter.MALFORMED); // a RST carries no response (§4.2)
+            banLog.malformed(peer, "response in a RST (RFC 7252 4.2)");
             return;
         } else {
             DedupResult seen = dedup.lookupOrInsert(peer, response.mid(), response.type() == Type.CON, false,
@@ -206,6 +208,7 @@ final class Inbound {
                 return;
             case NON:
                 counters.increment(Counter.MALFORMED); // an Empty NON is not defined (§4.1)
+                banLog.malformed(message.peer().peer(), "Empty NON message (RFC 7252 4.1)");
                 return;
             default:
                 Exchange exchange = store.findByMid(message.peer().peer(), message.mid());

@@ -224,6 +224,15 @@ class RequestLimitsTest {
         assertEquals(5, server.counters().get(Counter.MALFORMED), "every one is counted, logged or not");
     }
 
+    /** Datagrams that parse but break the message rules log as malformed too: an Empty NON (5000 1234). */
+    @Test
+    void emptyNonIsLoggedAsMalformed() throws Exception {
+        start(b -> { });
+        send(peer, TestVectors.hex("50001234"));
+        assertTrue(received.isEmpty(), "an Empty NON is dropped");
+        assertEquals(List.of("malformed CoAP from 10.0.0.9:40001: Empty NON message (RFC 7252 4.1)"), lines());
+    }
+
     /** The two kinds of line are limited separately: a limit line follows a malformed line at once. */
     @Test
     void limitAndMalformedLinesAreLimitedSeparately() throws Exception {
