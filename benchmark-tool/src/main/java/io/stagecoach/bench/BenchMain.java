@@ -1,18 +1,26 @@
 package io.stagecoach.bench;
 
-/** Entry point of {@code ./stagecoach bench} and {@code ./stagecoach cc-sim}. */
+import java.util.Arrays;
+
+/**
+ * Entry point of {@code ./stagecoach bench} and {@code ./stagecoach cc-sim}; the launcher
+ * passes the subcommand word first. A thin dispatcher only: each tool lives in its own package.
+ */
 public final class BenchMain {
 
     private BenchMain() {
     }
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws Exception {
         String cmd = args.length == 0 ? "bench" : args[0];
-        if (cmd.equals("cc-sim")) {
-            io.stagecoach.bench.ccsim.CcSimMain.main(java.util.Arrays.copyOfRange(args, 1, args.length));
-            return;
+        String[] rest = args.length == 0 ? args : Arrays.copyOfRange(args, 1, args.length);
+        switch (cmd) {
+            case "bench" -> io.stagecoach.bench.cli.CoapBench.main(rest);
+            case "cc-sim" -> io.stagecoach.bench.ccsim.CcSimMain.main(rest);
+            default -> {
+                System.err.println("usage: stagecoach bench ... | stagecoach cc-sim ...");
+                System.exit(2);
+            }
         }
-        System.err.println("stagecoach " + cmd + ": not available in this build yet (see the open issues)");
-        System.exit(2);
     }
 }

@@ -145,7 +145,7 @@ public final class CoapConfig {
 
     public static final Definition<Integer> PROTOCOL_QUEUE_CAPACITY = Definition.integer("coap.protocol-queue-capacity")
             .defaultValue(16_384).range(1, 10_000_000).unit("messages")
-            .doc("Inbound messages waiting for a protocol thread; when full, requests are answered 5.03.")
+            .doc("Inbound messages waiting for a protocol thread; when full, a CON request is answered 5.03 with Max-Age from its header alone and anything else is dropped (counted).")
             .build();
 
     // --- Block-wise transfers, RFC 7959 ---

@@ -10,6 +10,7 @@ import io.stagecoach.core.network.EndpointCounters.Gauge;
 import io.stagecoach.core.network.dedup.DeduplicationStore;
 import io.stagecoach.core.network.stack.BlockwiseLayer;
 import io.stagecoach.core.network.stack.LayerStack;
+import io.stagecoach.core.network.stack.ObserveLayer;
 import io.stagecoach.core.network.stack.ReliabilityLayer;
 import io.stagecoach.core.network.stack.StackServices;
 import io.stagecoach.elements.Connector;
@@ -58,6 +59,7 @@ public final class CoapEndpoint {
     private final Inbound inbound;
     private final Outbox outbox;
     private final Duration sweepInterval;
+    private final long overloadMaxAgeSeconds;
 
     private volatile LayerStack.Inbox deliverer;
     private volatile ProtocolStage stage;
@@ -71,6 +73,7 @@ public final class CoapEndpoint {
         this.random = b.random;
         this.externalExecutor = b.executor;
         this.sweepInterval = config.get(CoapConfig.DEDUP_SWEEP_INTERVAL);
+        this.overloadMaxAgeSeconds = config.get(CoapConfig.OVERLOAD_MAX_AGE).toSeconds();
         this.dedup = DeduplicationStore.builder()
                 .mode(config.get(CoapConfig.DEDUPLICATION_MODE))
                 .exchangeLifetime(config.get(CoapConfig.EXCHANGE_LIFETIME))
@@ -85,12 +88,13 @@ public final class CoapEndpoint {
         this.outbox = new Outbox(connector, mids, store, dedup, counters, interceptors, scheduler);
         this.stack = b.layers(store, random).build(new Services(), outbox);
         this.stack.setInbox(new Router());
-        this.inbound = new Inbound(this, stack, store, dedup, outbox, counters, interceptors,
+        this.inbound = new Inbound(stack, store, dedup, outbox, counters, interceptors,
                 (int) config.get(CoapConfig.OVERLOAD_MAX_AGE).toSeconds());
         counters.register(Gauge.EXCHANGES, store::size);
         counters.register(Gauge.DEDUP_ENTRIES, dedup::size);
         counters.register(Gauge.QUEUE_DEPTH, () -> stage == null ? 0 : stage.queueDepth());
         counters.register(Gauge.BLOCKWISE_TRANSFERS, this::blockwiseTransfers);
+        counters.register(Gauge.OBSERVE_RELATIONS, this::observeRelations);
         connector.setRawDataReceiver(this::receiveData);
     }
 
@@ -127,6 +131,9 @@ public final class CoapEndpoint {
         }
         running = false;
         connector.stop();
+        if (stack.layer(CoapEndpointBuilder.OBSERVE) instanceof ObserveLayer observe) {
+            observe.cancelAll(); // relations whose exchange holds no store entry would outlive the stop
+        }
         for (Exchange exchange : store.all()) {
             exchange.execute(() -> exchange.fail(new CoapException("endpoint stopped")));
         }
@@ -187,6 +194,19 @@ public final class CoapEndpoint {
      */
     public int blockwiseTransfers() {
         return stack.layer(CoapEndpointBuilder.BLOCKWISE) instanceof BlockwiseLayer b ? b.transfers() : 0;
+    }
+
+    /**
+     * Established server observe relations (RFC 7641); tests assert 0 after each scenario. 0
+     * without an observe layer.
+     */
+    public int observeRelations() {
+        return stack.layer(CoapEndpointBuilder.OBSERVE) instanceof ObserveLayer o ? o.relations() : 0;
+    }
+
+    /** The endpoint's observe layer, or {@code null} if its stack has none. */
+    public ObserveLayer observeLayer() {
+        return stack.layer(CoapEndpointBuilder.OBSERVE) instanceof ObserveLayer o ? o : null;
     }
 
     /** The layers, top to bottom. */
@@ -306,7 +326,17 @@ public final class CoapEndpoint {
 
     private void receiveData(RawData raw) {
         ProtocolStage s = stage;
-        if (s == null || !s.tryExecute(() -> process(raw))) {
+        if (s != null && s.tryExecute(() -> process(raw))) {
+            return;
+        }
+        // The protocol stage is full (or stopping): a CON request still learns to come back later.
+        byte[] bytes = raw.bytes();
+        byte[] unavailable = OverloadReply.serviceUnavailable(bytes, bytes.length, overloadMaxAgeSeconds);
+        if (unavailable != null && s != null) {
+            counters.increment(Counter.REJECTED_OVERLOAD);
+            counters.sent(io.stagecoach.core.coap.Type.ACK);
+            connector.send(RawData.outbound(unavailable, raw.context(), null));
+        } else {
             counters.increment(Counter.DROPPED_QUEUE_FULL);
         }
     }

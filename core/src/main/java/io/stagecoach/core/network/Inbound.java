@@ -44,7 +44,6 @@ final class Inbound {
     private static final Logger LOG = LoggerFactory.getLogger(Inbound.class);
 
     private final UdpMessageParser parser = new UdpMessageParser();
-    private final CoapEndpoint endpoint;
     private final LayerStack stack;
     private final ExchangeStore store;
     private final DeduplicationStore dedup;
@@ -53,9 +52,8 @@ final class Inbound {
     private final List<MessageInterceptor> interceptors;
     private final int overloadMaxAgeSeconds;
 
-    Inbound(CoapEndpoint endpoint, LayerStack stack, ExchangeStore store, DeduplicationStore dedup, Outbox outbox,
+    Inbound(LayerStack stack, ExchangeStore store, DeduplicationStore dedup, Outbox outbox,
             EndpointCounters counters, List<MessageInterceptor> interceptors, int overloadMaxAgeSeconds) {
-        this.endpoint = endpoint;
         this.stack = stack;
         this.store = store;
         this.dedup = dedup;
@@ -222,9 +220,9 @@ final class Inbound {
             return; // still being processed: the answer will come (§4.5)
         }
         if (seen.emptyAck()) {
-            outbox.sendDirect(peer, EmptyMessage.of(Type.ACK, mid).withPeer(peer));
+            outbox.resendEmptyAck(peer, mid);
         } else if (seen.reply() != null) {
-            outbox.sendRaw(peer.peer(), peer, Type.valueOf((seen.reply()[0] >> 4) & 0x3), seen.reply());
+            outbox.resend(peer, seen.reply());
         }
     }
 

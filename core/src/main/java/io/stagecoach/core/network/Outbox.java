@@ -1,5 +1,7 @@
 package io.stagecoach.core.network;
 
+import io.stagecoach.core.codec.MessageFormatException;
+import io.stagecoach.core.codec.UdpMessageParser;
 import io.stagecoach.core.codec.UdpMessageSerializer;
 import io.stagecoach.core.coap.EmptyMessage;
 import io.stagecoach.core.coap.Message;
@@ -7,9 +9,11 @@ import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.coap.Type;
 import io.stagecoach.core.network.EndpointCounters.Counter;
+import io.stagecoach.core.network.dedup.DeduplicationMode;
 import io.stagecoach.core.network.dedup.DeduplicationStore;
 import io.stagecoach.core.network.stack.LayerStack;
 import io.stagecoach.elements.Connector;
+import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.RawData;
 import io.stagecoach.elements.SendCallback;
 import io.stagecoach.elements.time.Clock;
@@ -26,6 +30,7 @@ final class Outbox implements LayerStack.Outbox {
 
     private final Connector connector;
     private final UdpMessageSerializer serializer = new UdpMessageSerializer();
+    private final UdpMessageParser parser = new UdpMessageParser();
     private final MessageIdProvider mids;
     private final ExchangeStore store;
     private final DeduplicationStore dedup;
@@ -95,33 +100,72 @@ final class Outbox implements LayerStack.Outbox {
         byte[] bytes = encode(message);
         InetSocketAddress peer = exchange.peer().peer();
         if (message.type() == Type.ACK) {
-            dedup.completeEmptyAck(peer, message.mid());
+            int mid = message.mid();
+            if (dedup.completeEmptyAck(peer, mid) && !exchange.isLocal()
+                    && dedup.mode() == DeduplicationMode.IDEMPOTENT_RELAXED) {
+                // A relaxed idempotent request is remembered only while its exchange is open (§4.5).
+                exchange.whenComplete(() -> dedup.release(peer, mid));
+            }
         } else if (message.type() == Type.RST) {
             dedup.complete(peer, message.mid(), bytes);
         }
         transmit(exchange, message.type(), bytes, null);
     }
 
-    /** Sends a message outside any exchange (RST to a ping, 5.03 under overload, a stored reply). */
-    void sendRaw(InetSocketAddress peer, io.stagecoach.elements.EndpointContext context, Type type, byte[] bytes) {
-        counters.sent(type);
+    /**
+     * Encodes and sends a message outside any exchange (RST to a ping, 4.02, 5.03, the ACK or RST
+     * for a response nobody waits for). An ACK or RST is remembered as the answer to its MID, so
+     * that duplicates of the message it answers get it again (RFC 7252 §4.5).
+     */
+    void sendDirect(EndpointContext context, Message message) {
+        byte[] bytes = encode(message);
+        if (message.type() == Type.ACK || message.type() == Type.RST) {
+            dedup.complete(context.peer(), message.mid(), bytes);
+        }
+        sendUnrecorded(context, message, bytes);
+    }
+
+    /**
+     * Sends an empty ACK for a duplicate whose stored answer is "empty ACK" (a separate response
+     * is pending or was sent). Unlike {@link #sendDirect} it leaves the stored answer alone: in
+     * IDEMPOTENT_RELAXED recording it would release the entry and let the next copy run the
+     * handler a second time.
+     */
+    void resendEmptyAck(EndpointContext context, int mid) {
+        EmptyMessage ack = EmptyMessage.of(Type.ACK, mid).withPeer(context);
+        sendUnrecorded(context, ack, encode(ack));
+    }
+
+    /** Sends the stored reply to a duplicate again, byte for byte (RFC 7252 §4.5). */
+    void resend(EndpointContext context, byte[] storedReply) {
+        if (!interceptors.isEmpty()) {
+            // Interceptors see messages, not bytes; decode only when someone is listening.
+            try {
+                notifySend(parser.parse(storedReply, context, clock.nanoTime()));
+            } catch (MessageFormatException e) {
+                throw new IllegalStateException("stored reply does not parse: " + e.getMessage(), e);
+            }
+        }
+        counters.sent(Type.valueOf((storedReply[0] >> 4) & 0x3));
+        connector.send(RawData.outbound(storedReply, context, null));
+    }
+
+    private void sendUnrecorded(EndpointContext context, Message message, byte[] bytes) {
+        notifySend(message);
+        counters.sent(message.type());
         connector.send(RawData.outbound(bytes, context, null));
     }
 
-    /** Encodes and sends a message outside any exchange. */
-    void sendDirect(io.stagecoach.elements.EndpointContext context, Message message) {
+    private void notifySend(Message message) {
         for (MessageInterceptor i : interceptors) {
             if (message instanceof EmptyMessage) {
                 i.sendEmpty((EmptyMessage) message);
             } else if (message instanceof Response) {
                 i.sendResponse((Response) message);
+            } else {
+                i.sendRequest((Request) message);
             }
         }
-        byte[] bytes = encode(message);
-        if (message.type() == Type.ACK || message.type() == Type.RST) {
-            dedup.complete(context.peer(), message.mid(), bytes);
-        }
-        sendRaw(context.peer(), context, message.type(), bytes);
     }
 
     private void send(Exchange exchange, Message m, SendCallback callback) {

@@ -19,6 +19,7 @@ import io.stagecoach.core.server.CoapServer;
 import io.stagecoach.core.server.WebLink;
 import io.stagecoach.elements.sim.LinkConditions;
 import io.stagecoach.elements.sim.SimulatedNetwork;
+import io.stagecoach.elements.testing.ThreadLeakCheck;
 import io.stagecoach.elements.time.VirtualClock;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -73,6 +74,7 @@ class ClientServerSimTest {
         server.destroy(); // idempotent
         clientEndpoint.destroy();
         assertFalse(server.isRunning());
+        ThreadLeakCheck.assertNoStagecoachThreads();
     }
 
     private CoapClient client(String path) {

@@ -12,6 +12,7 @@ import io.stagecoach.core.coap.Type;
 import io.stagecoach.core.test.lockstep.LockstepPeer;
 import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.sim.SimulatedNetwork;
+import io.stagecoach.elements.testing.ThreadLeakCheck;
 import io.stagecoach.elements.time.VirtualClock;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -45,6 +46,7 @@ class ClientProtocolTest {
         assertEquals(0, client.openExchanges(), "exchanges left in the store");
         client.destroy();
         server.close();
+        ThreadLeakCheck.assertNoStagecoachThreads();
     }
 
     private Exchange get(String path) {

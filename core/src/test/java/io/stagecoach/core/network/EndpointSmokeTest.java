@@ -1,6 +1,8 @@
 package io.stagecoach.core.network;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -12,6 +14,7 @@ import io.stagecoach.core.coap.Type;
 import io.stagecoach.core.network.stack.LayerStack;
 import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.sim.SimulatedNetwork;
+import io.stagecoach.elements.testing.ThreadLeakCheck;
 import io.stagecoach.elements.time.VirtualClock;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -56,6 +59,7 @@ class EndpointSmokeTest {
         assertEquals(0, server.openExchanges(), "server exchanges left");
         client.destroy();
         server.destroy();
+        ThreadLeakCheck.assertNoStagecoachThreads();
     }
 
     @Test
@@ -87,6 +91,59 @@ class EndpointSmokeTest {
         assertInstanceOf(CoapTimeoutException.class, failed.get());
         assertEquals(4, client.counters().get(EndpointCounters.Counter.RETRANSMISSIONS));
         assertEquals(1, client.counters().get(EndpointCounters.Counter.TIMEOUTS));
+    }
+
+    /**
+     * An endpoint built without scheduler or executor owns a real-time timer thread and a pool of
+     * protocol threads; stop/start replaces the pool, destroy joins every thread.
+     * <pre>
+     * client (virtual clock)          owned (own timer + protocol pool)
+     *  | CON GET ---------------------->|  handled on a stagecoach-protocol thread
+     *  |<--------------- ACK 2.05 "own" |
+     *  |           owned.stop(); owned.start()
+     *  | CON GET ---------------------->|  handled on the new pool
+     *  |<--------------- ACK 2.05 "own" |
+     *  |           owned.destroy(): no stagecoach- thread left
+     * </pre>
+     */
+    @Test
+    void destroyJoinsTheThreadsTheEndpointOwns() throws Exception {
+        InetSocketAddress ownedAddress = new InetSocketAddress("10.0.0.3", 5683);
+        CoapEndpoint owned = CoapEndpoint.builder().connector(net.connector(ownedAddress)).build();
+        java.util.concurrent.Semaphore answered = new java.util.concurrent.Semaphore(0);
+        AtomicReference<String> handlerThread = new AtomicReference<>();
+        owned.setMessageDeliverer(new LayerStack.Inbox() {
+            @Override
+            public void deliverRequest(Exchange exchange, Request request) {
+                handlerThread.set(Thread.currentThread().getName());
+                owned.respond(exchange, Response.forRequest(request, Code.CONTENT).payload("own").build());
+                answered.release(); // the response is on the (virtual) network by now
+            }
+
+            @Override
+            public void deliverResponse(Exchange exchange, Response response) {
+            }
+        });
+        try {
+            owned.start();
+            for (int round = 0; round < 2; round++) {
+                AtomicReference<Response> got = new AtomicReference<>();
+                AtomicReference<Throwable> failed = new AtomicReference<>();
+                client.sendRequest(Request.get().peer(EndpointContext.of(ownedAddress)).build(), listener(got, failed));
+                clock.runDue(); // hands the request to the owned endpoint's pool
+                assertTrue(answered.tryAcquire(10, java.util.concurrent.TimeUnit.SECONDS), "handled in round " + round);
+                clock.runDue(); // delivers the answer to the client
+                assertEquals("own", got.get().payloadString());
+                assertTrue(handlerThread.get().startsWith("stagecoach-protocol-"), handlerThread.get());
+                assertFalse(ThreadLeakCheck.liveThreads("stagecoach-timer-").isEmpty(), "the owned timer runs");
+                owned.stop();
+                assertTrue(ThreadLeakCheck.liveThreads("stagecoach-protocol-").isEmpty(), "stop joined the pool");
+                owned.start();
+            }
+        } finally {
+            owned.destroy();
+        }
+        ThreadLeakCheck.assertNoStagecoachThreads();
     }
 
     private static Exchange.Listener listener(AtomicReference<Response> got, AtomicReference<Throwable> failed) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.stagecoach.elements.time.VirtualClock;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.SplittableRandom;
@@ -88,7 +89,7 @@ class MessageIdProviderTest {
 
     @Test
     void periodicSweepRunsOnTheScheduler() {
-        FakeScheduler scheduler = new FakeScheduler(T0);
+        VirtualClock scheduler = new VirtualClock();
         MessageIdProvider p = provider(9, 10);
         p.start(scheduler, Duration.ofSeconds(30));
         assertThrows(IllegalStateException.class, () -> p.start(scheduler, Duration.ofSeconds(30)));
@@ -98,7 +99,7 @@ class MessageIdProviderTest {
         scheduler.advance(Duration.ofSeconds(30));
         assertEquals(0, p.trackedPeers(), "swept by the run at 270 s");
         p.stop();
-        assertEquals(0, scheduler.pending());
+        assertEquals(0, scheduler.pendingTasks());
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.stagecoach.elements.time.Cancellable;
 import io.stagecoach.elements.time.Scheduler;
+import io.stagecoach.elements.time.VirtualClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,22 +15,23 @@ class PeriodicSweepTest {
 
     @Test
     void sweepsAtFixedRateWithTheSchedulersTimeUntilStopped() {
-        FakeScheduler scheduler = new FakeScheduler(500L);
+        VirtualClock scheduler = new VirtualClock();
         List<Long> calls = new ArrayList<>();
         PeriodicSweep sweep = new PeriodicSweep("test sweep", calls::add);
         sweep.start(scheduler, Duration.ofNanos(100));
         IllegalStateException twice = assertThrows(IllegalStateException.class,
                 () -> sweep.start(scheduler, Duration.ofNanos(100)));
         assertEquals("test sweep already started", twice.getMessage());
+        long start = scheduler.nanoTime();
         scheduler.advance(Duration.ofNanos(350));
-        assertEquals(List.of(600L, 700L, 800L), calls);
+        assertEquals(List.of(start + 100, start + 200, start + 300), calls);
         sweep.stop();
         sweep.stop();
         scheduler.advance(Duration.ofNanos(1000));
         assertEquals(3, calls.size(), "no run after stop");
-        assertEquals(0, scheduler.pending());
+        assertEquals(0, scheduler.pendingTasks());
         sweep.start(scheduler, Duration.ofNanos(100)); // restartable after stop
-        assertEquals(1, scheduler.pending());
+        assertEquals(1, scheduler.pendingTasks());
         sweep.stop();
     }
 
@@ -53,9 +55,9 @@ class PeriodicSweepTest {
         };
         PeriodicSweep sweep = new PeriodicSweep("test sweep", now -> { });
         assertThrows(IllegalStateException.class, () -> sweep.start(refusing, Duration.ofSeconds(1)));
-        FakeScheduler scheduler = new FakeScheduler(0);
+        VirtualClock scheduler = new VirtualClock();
         sweep.start(scheduler, Duration.ofSeconds(1));
-        assertEquals(1, scheduler.pending());
+        assertEquals(1, scheduler.pendingTasks());
         sweep.stop();
         assertThrows(IllegalArgumentException.class, () -> sweep.start(scheduler, Duration.ofSeconds(-1)));
     }

@@ -28,6 +28,7 @@ import io.stagecoach.elements.config.Configuration;
 import io.stagecoach.elements.config.ModuleDefinitions;
 import io.stagecoach.elements.sim.SimulatedConnector;
 import io.stagecoach.elements.sim.SimulatedNetwork;
+import io.stagecoach.elements.testing.ThreadLeakCheck;
 import io.stagecoach.elements.time.VirtualClock;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -92,6 +93,7 @@ class ServerProtocolTest {
             server.destroy();
             peer.destroy();
         }
+        ThreadLeakCheck.assertNoStagecoachThreads();
     }
 
     private static Configuration config(java.util.function.Consumer<Configuration.Builder> edit) {

@@ -110,6 +110,16 @@ final class DedupSegment {
         return true;
     }
 
+    /** See {@link DeduplicationStore#release}: drops a released entry whose answer is the empty ACK. */
+    synchronized boolean release(long key) {
+        int i = find(key);
+        if (i < 0 || (meta[i] & RELEASE_ON_COMPLETE) == 0 || replies[i] != EMPTY_ACK) {
+            return false;
+        }
+        removeAt(i);
+        return true;
+    }
+
     synchronized boolean remove(long key) {
         int i = find(key);
         if (i < 0) {
@@ -209,6 +219,16 @@ final class DedupSegment {
         } else {
             entry.reply = reply;
         }
+        return true;
+    }
+
+    synchronized boolean release(OtherKey key) {
+        OtherEntry entry = others.get(key);
+        if (entry == null || (entry.meta & RELEASE_ON_COMPLETE) == 0 || entry.reply != EMPTY_ACK) {
+            return false;
+        }
+        others.remove(key);
+        releaseOther(key.peer());
         return true;
     }
 

@@ -20,7 +20,8 @@ import java.util.concurrent.atomic.LongAdder;
  * message arriving at once exactly one is {@link DedupResult.Status#NEW NEW}. The endpoint
  * processes a NEW message and then calls {@link #complete} with the encoded reply (piggybacked
  * response, or the response to a NON), {@link #completeEmptyAck} when it sent an empty ACK ahead
- * of a separate response, or {@link #forget} when it dropped the message without answering.
+ * of a separate response (then {@link #release} when that exchange ends), or {@link #forget} when
+ * it dropped the message without answering.
  *
  * <p><b>Lifetime.</b> An entry lives EXCHANGE_LIFETIME (CON) or NON_LIFETIME (NON) measured
  * from <em>receipt</em>, not completion (RFC 7252 §4.8.2; the difference is the processing time,
@@ -133,6 +134,25 @@ public final class DeduplicationStore {
      */
     public boolean completeEmptyAck(InetSocketAddress peer, int mid) {
         return completeWith(peer, mid, DedupSegment.EMPTY_ACK);
+    }
+
+    /**
+     * The exchange of a request answered with an empty ACK has ended (its separate response was
+     * acknowledged, rejected or timed out). In {@link DeduplicationMode#IDEMPOTENT_RELAXED} an
+     * idempotent request's entry is removed now, as if {@link #complete} had been called; in the
+     * other modes, and for non-idempotent requests, the empty ACK stays the answer to duplicates
+     * until the lifetime ends. An entry whose answer is not the empty ACK (for example a newer
+     * message with the same MID) is left alone.
+     *
+     * @return {@code true} if the entry was removed
+     */
+    public boolean release(InetSocketAddress peer, int mid) {
+        Objects.requireNonNull(peer, "peer");
+        checkMid(mid);
+        long key = ipv4Key(peer, mid);
+        return key != -1
+                ? segmentOf(key >>> 16).release(key)
+                : segmentOf(peer).release(new DedupSegment.OtherKey(peer, mid));
     }
 
     /**

@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.stagecoach.core.network.FakeScheduler;
 import io.stagecoach.core.network.dedup.DedupResult.Status;
+import io.stagecoach.elements.time.VirtualClock;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -117,6 +117,30 @@ class DeduplicationStoreTest {
         assertArrayEquals(REPLY, s.lookupOrInsert(PEER, 2, true, false, T0).reply());
     }
 
+    /** The exchange of a request answered with an empty ACK ended: only relaxed idempotent entries go. */
+    @Test
+    void releaseDropsOnlyRelaxedIdempotentEntriesAnsweredWithAnEmptyAck() {
+        DeduplicationStore relaxed = store(DeduplicationMode.IDEMPOTENT_RELAXED);
+        for (InetSocketAddress peer : new InetSocketAddress[] {PEER, PEER_V6}) {
+            relaxed.lookupOrInsert(peer, 1, true, true, T0);   // GET, separate response
+            relaxed.lookupOrInsert(peer, 2, true, false, T0);  // POST, separate response
+            relaxed.lookupOrInsert(peer, 3, true, true, T0);   // GET still in flight
+            relaxed.completeEmptyAck(peer, 1);
+            relaxed.completeEmptyAck(peer, 2);
+            assertTrue(relaxed.release(peer, 1), "relaxed GET entry released with its exchange");
+            assertFalse(relaxed.release(peer, 2), "POST keeps its empty ACK for the full lifetime");
+            assertFalse(relaxed.release(peer, 3), "an entry without an empty ACK is left alone");
+            assertFalse(relaxed.release(peer, 4), "unknown MID");
+            assertEquals(Status.NEW, relaxed.lookupOrInsert(peer, 1, true, true, T0).status());
+            assertTrue(relaxed.lookupOrInsert(peer, 2, true, false, T0).emptyAck());
+        }
+        DeduplicationStore strict = store(DeduplicationMode.STRICT);
+        strict.lookupOrInsert(PEER, 1, true, true, T0);
+        strict.completeEmptyAck(PEER, 1);
+        assertFalse(strict.release(PEER, 1), "STRICT remembers a GET for EXCHANGE_LIFETIME");
+        assertTrue(strict.lookupOrInsert(PEER, 1, true, true, T0).emptyAck());
+    }
+
     @Test
     void offModeRemembersNothing() {
         DeduplicationStore s = store(DeduplicationMode.OFF);
@@ -193,7 +217,7 @@ class DeduplicationStoreTest {
 
     @Test
     void startSweepsPeriodicallyOnTheSchedulerAndStopCancels() {
-        FakeScheduler scheduler = new FakeScheduler(T0);
+        VirtualClock scheduler = new VirtualClock();
         DeduplicationStore s = DeduplicationStore.builder().mode(DeduplicationMode.STRICT).clock(scheduler).build();
         s.start(scheduler, Duration.ofSeconds(10));
         assertThrows(IllegalStateException.class, () -> s.start(scheduler, Duration.ofSeconds(10)));
@@ -202,10 +226,10 @@ class DeduplicationStoreTest {
         assertEquals(1, s.size(), "not yet: NON_LIFETIME is 145 s");
         scheduler.advance(Duration.ofSeconds(10));
         assertEquals(0, s.size(), "swept by the run at 150 s");
-        assertEquals(1, scheduler.pending());
+        assertEquals(1, scheduler.pendingTasks());
         s.stop();
         s.stop();
-        assertEquals(0, scheduler.pending());
+        assertEquals(0, scheduler.pendingTasks());
     }
 
     @Test
@@ -215,7 +239,7 @@ class DeduplicationStoreTest {
         assertThrows(IllegalArgumentException.class, () -> s.lookupOrInsert(PEER, -1, true, false, T0));
         assertThrows(NullPointerException.class, () -> s.lookupOrInsert(null, 1, true, false, T0));
         assertThrows(NullPointerException.class, () -> s.complete(PEER, 1, null));
-        assertThrows(IllegalArgumentException.class, () -> s.start(new FakeScheduler(0), Duration.ZERO));
+        assertThrows(IllegalArgumentException.class, () -> s.start(new VirtualClock(), Duration.ZERO));
         assertThrows(IllegalArgumentException.class, () -> DeduplicationStore.builder().segments(3).build());
         assertThrows(IllegalArgumentException.class, () -> DeduplicationStore.builder().maxEntries(0).build());
         assertThrows(IllegalArgumentException.class, () -> DeduplicationStore.builder().maxEntriesPerPeer(0).build());

@@ -1,0 +1,133 @@
+package io.stagecoach.bench.cli;
+
+import io.stagecoach.bench.load.LoadSpec;
+import io.stagecoach.bench.load.Steps;
+import io.stagecoach.core.coap.CoapUri;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The parsed command line of {@code stagecoach bench} (run, master and compare share the load
+ * options). Immutable; {@link #parse} throws IllegalArgumentException naming the bad option.
+ */
+public record BenchOptions(LoadSpec load, List<Integer> steps, Path json, Path csv, Path hlog, Path html,
+        boolean quiet, List<String> slaves, String exec, long startDelayMs, List<String> serverCmds,
+        String serverCpus, String clientCpus, boolean noDefaultServers) {
+
+    public static final String DEFAULT_URI = "coap://127.0.0.1:5683/benchmark";
+
+    public static final String USAGE = """
+            usage: stagecoach bench [run options]                 one machine, closed loop
+                   stagecoach bench echo-server [--port N] [--bind ADDR]
+                   stagecoach bench slave --listen PORT [--bind ADDR] [--allow-exec]
+                   stagecoach bench master --slaves HOST:PORT,... [run options] [--exec CMD]
+                   stagecoach bench compare [run options] [--server-cmd NAME=CMD]... [--no-default-servers]
+                                            [--server-cpus LIST] [--client-cpus LIST]
+            run options:
+              --uri URI               target (default coap://127.0.0.1:5683/benchmark)
+              --concurrency STEPS     10,100,1000 | FROM:TO (x10) | FROM:TO:xF | FROM:TO:+S (default 10,100,1000)
+              --duration S            measured seconds per step (default 20)
+              --warmup S              warm-up seconds per step (default 5)
+              --cooldown S            cool-down seconds per step (default 2)
+              --method get|post|put|delete|fetch   (default get)
+              --payload-size N        payload bytes per request (default 0)
+              --non                   NON requests instead of CON
+              --timeout S             request timeout, no retransmission (default 10)
+              --threads N             event-loop threads (default cores/2, 1..4)
+              --json FILE  --csv FILE  --hlog DIR  --html FILE
+              --quiet                 no live progress on stderr
+            """;
+
+    /** Parses the options after the subcommand word. */
+    public static BenchOptions parse(String[] args) {
+        String uri = DEFAULT_URI;
+        String steps = "10,100,1000";
+        double duration = 20;
+        double warmup = 5;
+        double cooldown = 2;
+        double timeout = 10;
+        String method = "GET";
+        int payload = 0;
+        boolean non = false;
+        int threads = LoadSpec.defaultLoops();
+        Path json = null;
+        Path csv = null;
+        Path hlog = null;
+        Path html = null;
+        boolean quiet = false;
+        List<String> slaves = List.of();
+        String exec = null;
+        long startDelayMs = 1_000;
+        List<String> serverCmds = new ArrayList<>();
+        String serverCpus = null;
+        String clientCpus = null;
+        boolean noDefaults = false;
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            switch (a) {
+                case "--uri" -> uri = value(args, ++i, a);
+                case "--concurrency", "-c" -> steps = value(args, ++i, a);
+                case "--duration", "-d" -> duration = seconds(args, ++i, a);
+                case "--warmup" -> warmup = seconds(args, ++i, a);
+                case "--cooldown" -> cooldown = seconds(args, ++i, a);
+                case "--timeout" -> timeout = seconds(args, ++i, a);
+                case "--method" -> method = value(args, ++i, a);
+                case "--payload-size" -> payload = integer(args, ++i, a);
+                case "--non" -> non = true;
+                case "--threads" -> threads = integer(args, ++i, a);
+                case "--json" -> json = Path.of(value(args, ++i, a));
+                case "--csv" -> csv = Path.of(value(args, ++i, a));
+                case "--hlog" -> hlog = Path.of(value(args, ++i, a));
+                case "--html" -> html = Path.of(value(args, ++i, a));
+                case "--quiet", "-q" -> quiet = true;
+                case "--slaves" -> slaves = List.of(value(args, ++i, a).split(","));
+                case "--exec" -> exec = value(args, ++i, a);
+                case "--start-delay-ms" -> startDelayMs = integer(args, ++i, a);
+                case "--server-cmd" -> serverCmds.add(value(args, ++i, a));
+                case "--server-cpus" -> serverCpus = value(args, ++i, a);
+                case "--client-cpus" -> clientCpus = value(args, ++i, a);
+                case "--no-default-servers" -> noDefaults = true;
+                default -> throw new IllegalArgumentException("unknown option '" + a + "'");
+            }
+        }
+        LoadSpec load = new LoadSpec(CoapUri.parse(uri), method, payload, !non, millis(timeout),
+                millis(warmup), millis(duration), millis(cooldown), threads);
+        return new BenchOptions(load, Steps.parse(steps), json, csv, hlog, html, quiet, slaves, exec,
+                startDelayMs, List.copyOf(serverCmds), serverCpus, clientCpus, noDefaults);
+    }
+
+    private static Duration millis(double seconds) {
+        return Duration.ofMillis(Math.round(seconds * 1000));
+    }
+
+    private static String value(String[] args, int i, String name) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException(name + " needs a value");
+        }
+        return args[i];
+    }
+
+    private static int integer(String[] args, int i, String name) {
+        String v = value(args, i, name);
+        try {
+            return Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " needs an integer, got '" + v + "'", e);
+        }
+    }
+
+    private static double seconds(String[] args, int i, String name) {
+        String v = value(args, i, name);
+        try {
+            double d = Double.parseDouble(v);
+            if (!(d >= 0) || d > 86_400) {
+                throw new IllegalArgumentException(name + " must be 0..86400 seconds, got " + v);
+            }
+            return d;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " needs seconds, got '" + v + "'", e);
+        }
+    }
+}

@@ -1,0 +1,148 @@
+package io.stagecoach.bench.cli;
+
+import io.stagecoach.bench.compare.ServerProcess;
+import io.stagecoach.bench.compare.ServerSpec;
+import io.stagecoach.bench.load.NoAnswerException;
+import io.stagecoach.bench.load.StepResult;
+import io.stagecoach.bench.report.BenchReport;
+import io.stagecoach.bench.report.HtmlReport;
+import io.stagecoach.bench.report.MachineInfo;
+import io.stagecoach.bench.report.TextTable;
+import io.stagecoach.core.coap.CoapUri;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code stagecoach bench compare}: starts each server as its own process, one after the other,
+ * runs the same steps against each and prints every table plus the throughput ratio of each
+ * server to the first one that ran; {@code --html} overlays them, {@code --json} writes
+ * {@code {"command", "machine", "servers": [{"name", "steps": [...]}]}}. A server that does not
+ * come up within 20 s is reported and skipped.
+ */
+final class CompareRun {
+
+    private static final long READY_TIMEOUT_MS = 20_000;
+
+    private CompareRun() {
+    }
+
+    static int main(BenchOptions o, String command) throws IOException, InterruptedException {
+        PrintStream out = System.out;
+        PrintStream log = System.err;
+        String path = String.join("/", o.load().uri().path());
+        List<ServerSpec> servers = new ArrayList<>();
+        if (!o.noDefaultServers()) {
+            servers.addAll(ServerSpec.defaults(path));
+        }
+        for (String s : o.serverCmds()) {
+            servers.add(ServerSpec.parse(s, path));
+        }
+        if (servers.isEmpty()) {
+            throw new IllegalArgumentException("compare needs servers: --server-cmd NAME[:PATH]=COMMAND");
+        }
+        pinSelf(o.clientCpus(), log);
+        if (o.clientCpus() != null && o.serverCpus() == null) {
+            // Child processes inherit the CPU affinity of this JVM.
+            log.println("compare: servers inherit the generator's CPUs " + o.clientCpus() + " (no --server-cpus)");
+        }
+        log.println("compare: Californium is not a dependency of this build and is not compared");
+        Path logs = Files.createTempDirectory("coapbench-compare");
+        List<BenchReport> reports = new ArrayList<>();
+        for (ServerSpec s : servers) {
+            int port = freeUdpPort();
+            Path logFile = logs.resolve(s.name() + ".log");
+            log.printf("compare: starting %s: %s (log %s)%n", s.name(), s.description().replace("{port}", "" + port), logFile);
+            try (ServerProcess p = ServerProcess.start(s.name(), s.command(), port, o.serverCpus(), logFile)) {
+                if (!p.awaitReady(port, s.path(), READY_TIMEOUT_MS)) {
+                    log.printf("compare: %s did not answer within %d s, skipped (see %s)%n", s.name(),
+                            READY_TIMEOUT_MS / 1000, logFile);
+                    continue;
+                }
+                BenchOptions forServer = withUri(o, CoapUri.parse("coap://127.0.0.1:" + port + "/" + s.path()));
+                BenchReport r = LocalRun.run(forServer, s.name(), command, log);
+                reports.add(r);
+                out.println("== " + s.name() + " (" + s.description() + ")");
+                out.print(TextTable.render(r.steps()));
+            } catch (NoAnswerException e) {
+                log.println("compare: " + s.name() + ": " + e.getMessage() + " - skipped");
+            }
+        }
+        if (reports.isEmpty()) {
+            log.println("compare: no server could be measured");
+            return 3;
+        }
+        out.print(ratios(reports));
+        if (o.json() != null) {
+            Map<String, Object> root = new LinkedHashMap<>();
+            root.put("command", command);
+            root.put("machine", MachineInfo.collect());
+            List<Object> list = new ArrayList<>();
+            for (BenchReport r : reports) {
+                Map<String, Object> one = new LinkedHashMap<>();
+                one.put("name", r.name());
+                one.put("steps", r.toJsonTree().get("steps"));
+                list.add(one);
+            }
+            root.put("servers", list);
+            Outputs.write(o.json(), io.stagecoach.bench.report.BenchReport.json(root));
+        }
+        if (o.html() != null) {
+            Outputs.write(o.html(), HtmlReport.render("CoAPBench compare", reports));
+        }
+        return 0;
+    }
+
+    /** Throughput per step and server, and the ratio to the first server. */
+    static String ratios(List<BenchReport> reports) {
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%n%8s", "clients"));
+        for (BenchReport r : reports) {
+            sb.append(String.format(Locale.ROOT, " %22s", r.name() + " req/s"));
+        }
+        sb.append('\n');
+        List<StepResult> base = reports.get(0).steps();
+        for (int i = 0; i < base.size(); i++) {
+            sb.append(String.format(Locale.ROOT, "%8d", base.get(i).concurrency()));
+            for (BenchReport r : reports) {
+                StepResult s = r.steps().get(i);
+                double ratio = base.get(i).throughputRps() > 0 ? s.throughputRps() / base.get(i).throughputRps() : 0;
+                sb.append(String.format(Locale.ROOT, " %13.0f (%5.2fx)", s.throughputRps(), ratio));
+            }
+            sb.append('\n');
+        }
+        return sb.append("ratios are to ").append(reports.get(0).name()).append('\n').toString();
+    }
+
+    private static BenchOptions withUri(BenchOptions o, CoapUri uri) {
+        return new BenchOptions(o.load().withUri(uri), o.steps(), null, null, null, null, o.quiet(), o.slaves(),
+                o.exec(), o.startDelayMs(), o.serverCmds(), o.serverCpus(), o.clientCpus(), o.noDefaultServers());
+    }
+
+    private static int freeUdpPort() throws IOException {
+        try (DatagramSocket s = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    /** Pins this JVM (all its threads) to {@code cpus} with taskset, if asked. */
+    private static void pinSelf(String cpus, PrintStream log) throws IOException, InterruptedException {
+        if (cpus == null) {
+            return;
+        }
+        Process p = new ProcessBuilder("taskset", "-a", "-p", "-c", cpus, Long.toString(ProcessHandle.current().pid()))
+                .redirectErrorStream(true).start();
+        String text = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        if (p.waitFor() != 0) {
+            throw new IOException("taskset failed to pin the load generator to CPUs " + cpus + ": " + text.trim());
+        }
+        log.println("compare: load generator pinned to CPUs " + cpus);
+    }
+}

@@ -1,0 +1,79 @@
+package io.stagecoach.bench.compare;
+
+import java.io.File;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One server of compare mode: a name, a shell command with a {@code {port}} placeholder and the
+ * URI path to request. Parsed from {@code --server-cmd NAME[:PATH]=COMMAND}.
+ */
+public record ServerSpec(String name, String path, String command, String description) {
+
+    public ServerSpec(String name, String path, String command) {
+        this(name, path, command, command);
+    }
+
+    public static ServerSpec parse(String text, String defaultPath) {
+        int eq = text.indexOf('=');
+        if (eq <= 0 || eq == text.length() - 1) {
+            throw new IllegalArgumentException("--server-cmd needs NAME[:PATH]=COMMAND, got '" + text + "'");
+        }
+        String head = text.substring(0, eq);
+        int colon = head.indexOf(':');
+        String name = colon < 0 ? head : head.substring(0, colon);
+        String path = colon < 0 ? defaultPath : head.substring(colon + 1);
+        return new ServerSpec(name, path, text.substring(eq + 1));
+    }
+
+    /**
+     * The servers of issue 8 that this machine has: Stagecoach ({@code ./stagecoach server},
+     * skipped at run time if that command does not exist yet), libcoap's
+     * {@code coap-server-notls} (path {@code /}) when on the PATH, and the JDK echo server
+     * (the socket ceiling). JVM servers get this JVM's flags. Californium is not a dependency
+     * of the project and is left out.
+     */
+    public static List<ServerSpec> defaults(String path) {
+        List<ServerSpec> out = new ArrayList<>();
+        Path launcher = Path.of("stagecoach").toAbsolutePath();
+        if (Files.isExecutable(launcher)) {
+            out.add(new ServerSpec("stagecoach", path, launcher + " server --port {port}"));
+        }
+        if (onPath("coap-server-notls")) {
+            out.add(new ServerSpec("libcoap", "", "coap-server-notls -A 127.0.0.1 -p {port}"));
+        }
+        String echoArgs = " io.stagecoach.bench.BenchMain bench echo-server --bind 127.0.0.1 --port {port}";
+        out.add(new ServerSpec("jdk-echo", path, javaCommand() + echoArgs,
+                "java (this JVM's flags and class path)" + echoArgs));
+        return out;
+    }
+
+    /** This JVM's java binary, flags and class path, shell-quoted. */
+    static String javaCommand() {
+        StringBuilder sb = new StringBuilder(quote(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            sb.append(' ').append(quote(arg));
+        }
+        return sb.append(" -cp ").append(quote(System.getProperty("java.class.path"))).toString();
+    }
+
+    private static boolean onPath(String exe) {
+        String path = System.getenv("PATH");
+        if (path == null) {
+            return false;
+        }
+        for (String dir : path.split(File.pathSeparator)) {
+            if (Files.isExecutable(Path.of(dir, exe))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String quote(String s) {
+        return "'" + s.replace("'", "'\\''") + "'";
+    }
+}

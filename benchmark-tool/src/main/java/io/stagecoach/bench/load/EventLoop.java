@@ -1,0 +1,264 @@
+package io.stagecoach.bench.load;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.util.List;
+import org.HdrHistogram.SingleWriterRecorder;
+
+/**
+ * Drives a share of the virtual clients from one thread: one {@link Selector} over their
+ * non-blocking, connected {@code DatagramChannel}s, closed loop (each answer immediately
+ * triggers the client's next request), no retransmission.
+ *
+ * <p>Timeouts use a per-loop deadline scan every {@code timeout / 20} (1..100 ms): since every
+ * request has the same timeout, a sweep over the loop's clients is cheaper than one timer per
+ * request and allocates nothing. A request counts as timed out within one scan interval after
+ * its deadline.
+ *
+ * <p>Response matching (RFC 7252 §4.2, §5.3.2): a piggybacked ACK must carry the request's MID
+ * and token; a separate response (CON or NON) is matched by token alone, and a CON one is
+ * acknowledged with an empty ACK; an empty ACK means "separate response follows" and the client
+ * keeps waiting; a RST with the request's MID ends the request as an error. 2.xx counts as
+ * completed and its round-trip time goes into the loop's histogram (µs); any other code counts
+ * as an error.
+ */
+final class EventLoop implements Runnable {
+
+    private static final int RUN = 0;
+    private static final int DRAIN = 1;
+    private static final int STOP = 2;
+
+    private final List<VirtualClient> clients;
+    private final RequestTemplate template;
+    private final long timeoutNanos;
+    private final long scanNanos;
+    private final long highestMicros;
+    private final SingleWriterRecorder recorder;
+    private final LoopCounters counters = new LoopCounters();
+    private final ByteBuffer rx = ByteBuffer.allocateDirect(65_536);
+    private final ByteBuffer tx = ByteBuffer.allocateDirect(65_536);
+    private final ByteBuffer control = ByteBuffer.allocateDirect(4);
+
+    private final long rampNanos;
+    private volatile int phase = RUN;
+    private volatile long drainDeadline;
+    private volatile Selector selector;
+    private volatile Throwable failure;
+
+    /**
+     * @param rampNanos the clients' first requests are spread evenly over this time: a burst of
+     *                  thousands of datagrams at once would overflow the server's receive buffer
+     *                  and leave those clients idle for a whole timeout
+     */
+    EventLoop(List<VirtualClient> clients, RequestTemplate template, long timeoutNanos, long highestMicros,
+            long rampNanos) {
+        this.clients = clients;
+        this.rampNanos = rampNanos;
+        this.template = template;
+        this.timeoutNanos = timeoutNanos;
+        this.scanNanos = Math.max(1_000_000L, Math.min(100_000_000L, timeoutNanos / 20));
+        this.highestMicros = highestMicros;
+        this.recorder = new SingleWriterRecorder(1, highestMicros, 3);
+    }
+
+    SingleWriterRecorder recorder() {
+        return recorder;
+    }
+
+    LoopCounters counters() {
+        return counters;
+    }
+
+    /** The exception that ended the loop early, or {@code null}. */
+    Throwable failure() {
+        return failure;
+    }
+
+    /** Stops issuing requests; the loop ends once nothing is in flight or at {@code deadlineNanos}. */
+    void drain(long deadlineNanos) {
+        drainDeadline = deadlineNanos;
+        phase = DRAIN;
+        wakeup();
+    }
+
+    /** Ends the loop at once. */
+    void stop() {
+        phase = STOP;
+        wakeup();
+    }
+
+    private void wakeup() {
+        Selector s = selector;
+        if (s != null) {
+            s.wakeup();
+        }
+    }
+
+    @Override
+    public void run() {
+        try (Selector sel = Selector.open()) {
+            selector = sel;
+            for (VirtualClient c : clients) {
+                c.key = c.channel.register(sel, SelectionKey.OP_READ, c);
+            }
+            long begin = System.nanoTime();
+            long now = begin;
+            long nextScan = now + scanNanos;
+            int started = 0;
+            while (true) {
+                int ph = phase;
+                if (ph == STOP || ph == DRAIN && (counters.inFlight == 0 || System.nanoTime() - drainDeadline >= 0)) {
+                    break;
+                }
+                long wake = nextScan;
+                if (started < clients.size() && ph == RUN) {
+                    // Ramp-up: client i starts at begin + i * ramp / n.
+                    long due = (long) ((double) (now - begin) / Math.max(1, rampNanos) * clients.size()) + 1;
+                    for (; started < clients.size() && (started < due || rampNanos == 0); started++) {
+                        send(clients.get(started), System.nanoTime());
+                    }
+                    wake = Math.min(wake, now + 1_000_000);
+                }
+                long waitMillis = Math.max(1, (wake - System.nanoTime()) / 1_000_000);
+                sel.select(this::onKey, waitMillis);
+                now = System.nanoTime();
+                if (now - nextScan >= 0) {
+                    scanTimeouts(now);
+                    nextScan = now + scanNanos;
+                }
+            }
+        } catch (Throwable t) {
+            failure = t;
+        } finally {
+            selector = null;
+        }
+    }
+
+    private void onKey(SelectionKey key) {
+        VirtualClient c = (VirtualClient) key.attachment();
+        try {
+            if (key.isWritable() && c.writePending) {
+                if (write(c)) {
+                    key.interestOps(SelectionKey.OP_READ);
+                }
+            }
+            if (key.isReadable()) {
+                while (true) {
+                    rx.clear();
+                    if (c.channel.read(rx) <= 0) {
+                        break;
+                    }
+                    rx.flip();
+                    onDatagram(c, System.nanoTime());
+                }
+            }
+        } catch (IOException e) {
+            // ICMP port unreachable surfaces here on a connected socket: the request is left to
+            // time out, as a lost datagram would be.
+        }
+    }
+
+    private void onDatagram(VirtualClient c, long now) throws IOException {
+        int n = rx.limit();
+        if (n < 4 || (rx.get(0) & 0xC0) != 0x40) {
+            counters.stray++;
+            return;
+        }
+        int type = (rx.get(0) >> 4) & 0x3;
+        int tkl = rx.get(0) & 0x0F;
+        int code = rx.get(1) & 0xFF;
+        int mid = rx.getShort(2) & 0xFFFF;
+        boolean midMatches = c.awaiting && mid == c.mid;
+        if (code == 0) {
+            if (type == 3 && midMatches) {
+                finish(c, false, now);
+            } else if (type != 2 || !midMatches) {
+                counters.stray++;
+            }
+            return;
+        }
+        if ((code >> 5) == 0) {
+            counters.stray++;
+            return;
+        }
+        boolean matches = c.awaiting && tkl == RequestTemplate.TOKEN_LENGTH && n >= 8
+                && rx.getInt(4) == c.token && (type != 2 || midMatches);
+        if (type == 0) {
+            sendEmpty(c, matches ? 0x60 : 0x70, mid);
+        }
+        if (!matches) {
+            counters.stray++;
+            return;
+        }
+        if ((code >> 5) == 2) {
+            long micros = (now - c.sentNanos) / 1_000;
+            recorder.recordValue(Math.max(1, Math.min(micros, highestMicros)));
+        }
+        finish(c, (code >> 5) == 2, now);
+    }
+
+    private void finish(VirtualClient c, boolean success, long now) {
+        c.awaiting = false;
+        counters.inFlight--;
+        if (success) {
+            counters.completed++;
+        } else {
+            counters.errors++;
+        }
+        if (phase == RUN) {
+            send(c, now);
+        }
+    }
+
+    private void scanTimeouts(long now) {
+        for (VirtualClient c : clients) {
+            if (c.awaiting && !c.writePending && now - c.sentNanos >= timeoutNanos) {
+                c.awaiting = false;
+                counters.inFlight--;
+                counters.timeouts++;
+                if (phase == RUN) {
+                    send(c, now);
+                }
+            }
+        }
+    }
+
+    private void send(VirtualClient c, long now) {
+        c.advance();
+        c.awaiting = true;
+        c.sentNanos = now;
+        counters.inFlight++;
+        counters.sent++;
+        try {
+            if (!write(c)) {
+                c.writePending = true;
+                c.key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
+            }
+        } catch (IOException e) {
+            // A failed send (e.g. a pending ICMP error) is a lost request: it will time out.
+            c.writePending = false;
+        }
+    }
+
+    /** Writes the client's current request; false when the socket buffer is full. */
+    private boolean write(VirtualClient c) throws IOException {
+        template.writeTo(tx, c.mid, c.token);
+        if (c.channel.write(tx) == 0) {
+            return false;
+        }
+        if (c.writePending) {
+            c.writePending = false;
+            // The timer starts when the request actually left.
+            c.sentNanos = System.nanoTime();
+        }
+        return true;
+    }
+
+    private void sendEmpty(VirtualClient c, int firstByte, int mid) throws IOException {
+        control.clear();
+        control.put((byte) firstByte).put((byte) 0).putShort((short) mid).flip();
+        c.channel.write(control);
+    }
+}

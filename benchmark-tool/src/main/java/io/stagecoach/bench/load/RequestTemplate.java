@@ -1,0 +1,72 @@
+package io.stagecoach.bench.load;
+
+import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.Request;
+import io.stagecoach.core.coap.Token;
+import io.stagecoach.core.coap.Type;
+import io.stagecoach.core.codec.UdpMessageSerializer;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+
+/**
+ * A request encoded once by the codec, then copied and patched per send: the MID sits at bytes
+ * 2..3 and the 4-byte token at bytes 4..7 of every CoAP-over-UDP message (RFC 7252 §3), so
+ * nothing is encoded on the hot path.
+ */
+public final class RequestTemplate {
+
+    /** Token length of every benchmark request; the token is the client's request counter. */
+    public static final int TOKEN_LENGTH = 4;
+
+    private final byte[] bytes;
+    private final boolean confirmable;
+
+    private RequestTemplate(byte[] bytes, boolean confirmable) {
+        this.bytes = bytes;
+        this.confirmable = confirmable;
+    }
+
+    public static RequestTemplate of(LoadSpec spec) {
+        Code method = switch (spec.method()) {
+            case "GET" -> Code.GET;
+            case "POST" -> Code.POST;
+            case "PUT" -> Code.PUT;
+            case "DELETE" -> Code.DELETE;
+            case "FETCH" -> Code.FETCH;
+            default -> throw new IllegalArgumentException("unsupported method " + spec.method()
+                    + " (GET, POST, PUT, DELETE, FETCH)");
+        };
+        byte[] payload = new byte[spec.payloadSize()];
+        Arrays.fill(payload, (byte) 'x');
+        Request request = Request.builder(method)
+                .uri(spec.uri())
+                .type(spec.confirmable() ? Type.CON : Type.NON)
+                .mid(0)
+                .token(Token.of(new byte[TOKEN_LENGTH]))
+                .payload(payload)
+                .build();
+        return new RequestTemplate(new UdpMessageSerializer().serialize(request), spec.confirmable());
+    }
+
+    public boolean confirmable() {
+        return confirmable;
+    }
+
+    public int length() {
+        return bytes.length;
+    }
+
+    /** Writes the request with {@code mid} and {@code token} into {@code dst} (cleared, then flipped). */
+    public void writeTo(ByteBuffer dst, int mid, int token) {
+        dst.clear();
+        dst.put(bytes);
+        dst.putShort(2, (short) mid);
+        dst.putInt(4, token);
+        dst.flip();
+    }
+
+    /** A copy of the encoded bytes with MID and token 0. */
+    public byte[] bytes() {
+        return bytes.clone();
+    }
+}

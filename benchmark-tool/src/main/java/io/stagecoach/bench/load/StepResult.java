@@ -1,0 +1,84 @@
+package io.stagecoach.bench.load;
+
+import java.util.List;
+import java.util.Objects;
+import org.HdrHistogram.Histogram;
+
+/**
+ * What one step measured. {@code completed} is the number of 2.xx answers in the measured
+ * window and always equals {@code latencyUs.getTotalCount()}: both come from the same
+ * histogram. The histogram is the exact merge of every virtual client's round-trip times
+ * (µs, 3 significant digits); percentiles are read from it, never averaged.
+ *
+ * @param concurrency   virtual clients in this step
+ * @param durationS     measured window in seconds
+ * @param timeouts      requests that got no answer within the timeout in the window
+ * @param errors        non-2.xx responses and RSTs in the window
+ * @param throughputRps completed / durationS (summed over slaves when merged)
+ * @param latencyUs     round-trip times of the completed requests; treat as read-only
+ */
+public record StepResult(int concurrency, double durationS, long completed, long timeouts, long errors,
+        double throughputRps, Histogram latencyUs) {
+
+    public StepResult {
+        Objects.requireNonNull(latencyUs, "latencyUs");
+        if (completed != latencyUs.getTotalCount()) {
+            throw new IllegalArgumentException("completed " + completed + " != histogram count "
+                    + latencyUs.getTotalCount());
+        }
+    }
+
+    /** A result whose counts come from {@code latencyUs}; throughput = completed / duration. */
+    public static StepResult of(int concurrency, double durationS, long timeouts, long errors, Histogram latencyUs) {
+        long completed = latencyUs.getTotalCount();
+        double rps = durationS > 0 ? completed / durationS : 0;
+        return new StepResult(concurrency, durationS, completed, timeouts, errors, rps, latencyUs);
+    }
+
+    /**
+     * Merges the results of slaves that ran the same step side by side: counts and concurrency
+     * add up, histograms are added bucket by bucket, throughput is the sum of the slaves'
+     * throughputs, duration the longest measured window.
+     */
+    public static StepResult merge(List<StepResult> parts) {
+        if (parts.isEmpty()) {
+            throw new IllegalArgumentException("nothing to merge");
+        }
+        Histogram merged = new Histogram(1, highest(parts), 3);
+        int concurrency = 0;
+        long timeouts = 0;
+        long errors = 0;
+        double rps = 0;
+        double duration = 0;
+        for (StepResult p : parts) {
+            merged.add(p.latencyUs());
+            concurrency += p.concurrency();
+            timeouts += p.timeouts();
+            errors += p.errors();
+            rps += p.throughputRps();
+            duration = Math.max(duration, p.durationS());
+        }
+        return new StepResult(concurrency, duration, merged.getTotalCount(), timeouts, errors, rps, merged);
+    }
+
+    private static long highest(List<StepResult> parts) {
+        long h = 2;
+        for (StepResult p : parts) {
+            h = Math.max(h, p.latencyUs().getHighestTrackableValue());
+        }
+        return h;
+    }
+
+    /** Latency at {@code percentile} (0..100) in µs, or -1 when nothing completed. */
+    public long percentileUs(double percentile) {
+        return completed == 0 ? -1 : latencyUs.getValueAtPercentile(percentile);
+    }
+
+    public long minUs() {
+        return completed == 0 ? -1 : latencyUs.getMinValue();
+    }
+
+    public long maxUs() {
+        return completed == 0 ? -1 : latencyUs.getMaxValue();
+    }
+}

@@ -1,0 +1,204 @@
+package io.stagecoach.bench.load;
+
+import io.stagecoach.elements.NamedThreadFactory;
+import java.io.IOException;
+import java.net.Inet6Address;
+import java.net.InetSocketAddress;
+import java.net.StandardProtocolFamily;
+import java.nio.channels.DatagramChannel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Runs one step of CoAPBench: opens {@code concurrency} UDP sockets (one per virtual client),
+ * spreads them over {@link LoadSpec#loops()} {@link EventLoop} threads, lets them run through
+ * warm-up, the measured window and cool-down, closes everything and returns what was measured.
+ *
+ * <p>The measured window starts and ends by swapping the loops' interval recorders, so the
+ * histogram holds exactly the answers received inside the window; answers to requests sent
+ * during warm-up but received inside the window count (as in the papers' closed loop).
+ */
+public final class StepRunner {
+
+    private static final long TICK_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private final LoadSpec spec;
+    private final InetSocketAddress destination;
+    private final RequestTemplate template;
+    private final long highestMicros;
+    private final SplittableRandom random = new SplittableRandom();
+
+    public StepRunner(LoadSpec spec, InetSocketAddress destination) {
+        this.spec = Objects.requireNonNull(spec, "spec");
+        this.destination = Objects.requireNonNull(destination, "destination");
+        if (destination.isUnresolved()) {
+            throw new IllegalArgumentException("unresolved destination " + destination);
+        }
+        this.template = RequestTemplate.of(spec);
+        // Late answers are accepted up to one scan interval after the timeout: leave room.
+        this.highestMicros = Math.max(1_000, spec.timeout().toNanos() / 1_000 * 2);
+    }
+
+    /** Runs a step with {@code concurrency} virtual clients; blocks for warm-up + duration + cool-down. */
+    public StepResult run(int concurrency, StepListener listener) throws IOException, InterruptedException {
+        if (concurrency < 1) {
+            throw new IllegalArgumentException("concurrency must be >= 1, got " + concurrency);
+        }
+        List<VirtualClient> clients = new ArrayList<>(concurrency);
+        NamedThreadFactory threads = new NamedThreadFactory("bench-loop", true);
+        List<EventLoop> loops = new ArrayList<>();
+        List<Thread> loopThreads = new ArrayList<>();
+        try {
+            openClients(concurrency, clients);
+            int n = Math.min(spec.loops(), concurrency);
+            for (int i = 0; i < n; i++) {
+                List<VirtualClient> share = new ArrayList<>(concurrency / n + 1);
+                for (int j = i; j < clients.size(); j += n) {
+                    share.add(clients.get(j));
+                }
+                loops.add(new EventLoop(share, template, spec.timeout().toNanos(), highestMicros, rampNanos()));
+            }
+            for (EventLoop loop : loops) {
+                Thread t = threads.newThread(loop);
+                loopThreads.add(t);
+                t.start();
+            }
+            return measure(concurrency, loops, listener);
+        } finally {
+            long coolEnd = System.nanoTime() + spec.cooldown().toNanos();
+            long joinDeadline = coolEnd + TimeUnit.SECONDS.toNanos(2);
+            for (EventLoop loop : loops) {
+                loop.drain(coolEnd);
+            }
+            for (Thread t : loopThreads) {
+                t.join(Math.max(1, (joinDeadline - System.nanoTime()) / 1_000_000));
+            }
+            for (EventLoop loop : loops) {
+                loop.stop();
+            }
+            for (Thread t : loopThreads) {
+                t.join(2_000);
+            }
+            for (VirtualClient c : clients) {
+                c.channel.close();
+            }
+            threads.joinAll(java.time.Duration.ofSeconds(2));
+            // The rest of the cool-down is a pause so that the server settles before the next step.
+            long rest = coolEnd - System.nanoTime();
+            if (rest > 0) {
+                TimeUnit.NANOSECONDS.sleep(rest);
+            }
+        }
+    }
+
+    /** The first requests are spread over half the warm-up, at most one second. */
+    private long rampNanos() {
+        return Math.min(spec.warmup().toNanos() / 2, TimeUnit.SECONDS.toNanos(1));
+    }
+
+    private void openClients(int concurrency, List<VirtualClient> clients) throws IOException {
+        StandardProtocolFamily family = destination.getAddress() instanceof Inet6Address
+                ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET;
+        for (int i = 0; i < concurrency; i++) {
+            DatagramChannel ch;
+            try {
+                ch = DatagramChannel.open(family);
+            } catch (IOException e) {
+                throw new IOException("could not open socket " + (i + 1) + " of " + concurrency
+                        + " (raise the open-file limit, ulimit -n): " + e.getMessage(), e);
+            }
+            try {
+                ch.configureBlocking(false);
+                ch.bind(null);
+                ch.connect(destination);
+            } catch (IOException e) {
+                ch.close();
+                throw new IOException("could not bind/connect virtual client " + (i + 1) + " to "
+                        + destination + ": " + e.getMessage(), e);
+            }
+            clients.add(new VirtualClient(ch, random.nextInt(), random.nextInt()));
+        }
+    }
+
+    private StepResult measure(int concurrency, List<EventLoop> loops, StepListener listener)
+            throws IOException, InterruptedException {
+        Histogram scratch = new Histogram(1, highestMicros, 3);
+        Histogram step = new Histogram(1, highestMicros, 3);
+        runPhase(StepListener.Phase.WARMUP, spec.warmup().toNanos(), concurrency, loops, listener, null, scratch);
+        drainInto(loops, scratch);
+        LoopCounters.Snapshot start = totals(loops);
+        long startNanos = System.nanoTime();
+        runPhase(StepListener.Phase.MEASURE, spec.duration().toNanos(), concurrency, loops, listener, step, scratch);
+        LoopCounters.Snapshot end = totals(loops);
+        long endNanos = System.nanoTime();
+        LoopCounters.Snapshot window = end.minus(start);
+        return StepResult.of(concurrency, (endNanos - startNanos) / 1e9, window.timeouts(), window.errors(), step);
+    }
+
+    /**
+     * Waits out one phase, reporting progress each second. In the measured phase each second's
+     * histogram is handed to the listener and added to {@code step}.
+     */
+    private void runPhase(StepListener.Phase phase, long lengthNanos, int concurrency, List<EventLoop> loops,
+            StepListener listener, Histogram step, Histogram scratch) throws IOException, InterruptedException {
+        long begin = System.nanoTime();
+        long end = begin + lengthNanos;
+        long lastNanos = begin;
+        long lastEpochMs = System.currentTimeMillis();
+        LoopCounters.Snapshot last = totals(loops);
+        while (true) {
+            long now = System.nanoTime();
+            long wake = Math.min(end, now + TICK_NANOS);
+            if (wake - now > 0) {
+                TimeUnit.NANOSECONDS.sleep(wake - now);
+            }
+            checkLoops(loops);
+            now = System.nanoTime();
+            LoopCounters.Snapshot current = totals(loops);
+            double seconds = Math.max(1e-9, (now - lastNanos) / 1e9);
+            if (step != null) {
+                drainInto(loops, scratch);
+                long epochMs = System.currentTimeMillis();
+                listener.onInterval(concurrency, lastEpochMs, epochMs, scratch);
+                step.add(scratch);
+                lastEpochMs = epochMs;
+            }
+            LoopCounters.Snapshot delta = current.minus(last);
+            listener.onProgress(concurrency, phase, (now - begin) / 1e9, lengthNanos / 1e9,
+                    delta.completed() / seconds, delta.timeouts(), delta.errors());
+            last = current;
+            lastNanos = now;
+            if (now - end >= 0) {
+                return;
+            }
+        }
+    }
+
+    /** Sums the loops' interval histograms since the last call into {@code into} (reset first). */
+    private static void drainInto(List<EventLoop> loops, Histogram into) {
+        into.reset();
+        for (EventLoop loop : loops) {
+            into.add(loop.recorder().getIntervalHistogram());
+        }
+    }
+
+    private static LoopCounters.Snapshot totals(List<EventLoop> loops) {
+        LoopCounters.Snapshot s = LoopCounters.Snapshot.ZERO;
+        for (EventLoop loop : loops) {
+            s = s.plus(loop.counters().snapshot());
+        }
+        return s;
+    }
+
+    private static void checkLoops(List<EventLoop> loops) throws IOException {
+        for (EventLoop loop : loops) {
+            if (loop.failure() != null) {
+                throw new IOException("event loop failed: " + loop.failure(), loop.failure());
+            }
+        }
+    }
+}
