@@ -136,6 +136,11 @@ final class PlugtestServerRunner implements AutoCloseable {
         return server.getPort();
     }
 
+    /** Observe relations of the top-level resource {@code name} (for tests). */
+    int observers(String name) {
+        return ((io.stagecoach.core.server.CoapResource) server.getRoot().child(name)).observerCount();
+    }
+
     @Override
     public synchronized void close() {
         if (closed) {

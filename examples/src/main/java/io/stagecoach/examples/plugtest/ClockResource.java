@@ -1,6 +1,7 @@
 package io.stagecoach.examples.plugtest;
 
 import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.Type;
 import io.stagecoach.core.server.CoapExchange;
 import io.stagecoach.core.server.CoapResource;
 import java.time.Clock;
@@ -33,7 +34,6 @@ final class ClockResource extends CoapResource {
     private final Clock wallClock;
     private final boolean large;
     private final boolean updatable;
-    private final ObserveHooks observe;
     private Representation value;
 
     /**
@@ -45,7 +45,7 @@ final class ClockResource extends CoapResource {
         this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
         this.large = large;
         this.updatable = !large;
-        this.observe = new ObserveHooks(this, confirmable);
+        setObserveType(confirmable ? Type.CON : Type.NON);
         if (!large) {
             title("Observable resource which changes every 5 seconds");
         }
@@ -61,11 +61,7 @@ final class ClockResource extends CoapResource {
             value = Representation.text(timeText());
             advertiseContentFormats(0);
         }
-        observe.notifyObservers();
-    }
-
-    ObserveHooks observe() {
-        return observe;
+        changed();
     }
 
     /** The current value (for tests and the reset resource). */
@@ -106,9 +102,9 @@ final class ClockResource extends CoapResource {
         }
         exchange.respond(Code.CHANGED);
         if (sameFormat) {
-            observe.notifyObservers();
+            changed();
         } else {
-            observe.endObservations(Code.NOT_ACCEPTABLE);
+            clearAndNotifyObservers(Code.NOT_ACCEPTABLE);
         }
     }
 
@@ -119,7 +115,7 @@ final class ClockResource extends CoapResource {
             return;
         }
         exchange.respond(Code.DELETED);
-        observe.endObservations(Code.NOT_FOUND);
+        clearAndNotifyObservers(Code.NOT_FOUND);
     }
 
     private String timeText() {

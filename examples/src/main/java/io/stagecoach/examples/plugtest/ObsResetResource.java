@@ -29,9 +29,9 @@ final class ObsResetResource extends CoapResource {
         boolean notFound = exchange.options().uriQuery().contains("notfound");
         for (ClockResource r : observables) {
             if (notFound) {
-                r.observe().endObservations(Code.NOT_FOUND);
+                r.clearAndNotifyObservers(Code.NOT_FOUND);
             } else {
-                r.observe().dropObservations();
+                r.clearObservers();
             }
         }
         exchange.respond(Code.CHANGED);

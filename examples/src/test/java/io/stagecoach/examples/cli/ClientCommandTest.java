@@ -28,7 +28,7 @@ class ClientCommandTest {
 
     @BeforeAll
     static void startServer() throws Exception {
-        server = PlugtestServerRunner.start(ServerOptions.parse(new String[] {"--port", "0", "--bind", "127.0.0.1"}));
+        server = PlugtestServerRunner.start(ServerOptions.parse(new String[] {"--port", "0", "--bind", "127.0.0.1", "--notify-ms", "200"}));
         base = "coap://127.0.0.1:" + server.port();
     }
 
@@ -149,6 +149,26 @@ class ClientCommandTest {
             assertTrue(r.err().startsWith("stagecoach client: "), r.toString());
             assertEquals(1, r.err().lines().count(), "one line: " + r);
         }
+    }
+
+    @Test
+    void observePrintsTheRegistrationAnswerAndEachNotificationThenDeregisters() {
+        // -s runs for its SECONDS of real time by definition; /obs changes every 200 ms here.
+        CommandRun r = CommandRun.client("-s", "0.9", "-v", base + "/obs");
+        assertEquals(0, r.status(), r.toString());
+        long answers = r.out().lines().filter(l -> l.equals("2.05 Content")).count();
+        assertTrue(answers >= 3, "registration answer and at least 2 notifications in 0.9 s: " + r);
+        assertTrue(r.err().contains("Observe=1"), "deregistration GET with Observe=1 on the wire: " + r);
+        assertEquals(0, server.observers("obs"), "the server forgot the observer");
+    }
+
+    @Test
+    void observeOfAResourceThatIsNotObservableEndsAfterTheAnswer() {
+        CommandRun r = CommandRun.client("-s", "30", base + "/benchmark");
+        assertEquals(0, r.status(), r.toString());
+        assertEquals("hello world\n", r.out(), r.toString());
+        CommandRun missing = CommandRun.client("-s", "30", base + "/nothing");
+        assertEquals(1, missing.status(), missing.toString());
     }
 
     @Test

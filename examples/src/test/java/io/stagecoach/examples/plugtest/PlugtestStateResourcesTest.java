@@ -6,12 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.stagecoach.core.client.CoapHandler;
 import io.stagecoach.core.client.CoapResponse;
 import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.Type;
 import io.stagecoach.core.server.LinkFormat;
 import io.stagecoach.core.server.WebLink;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
@@ -100,48 +104,121 @@ class PlugtestStateResourcesTest {
     }
 
     @Test
-    void obsShowsTheTimeWithMaxAge5AndChangesEveryPeriod() {
+    void obsShowsTheTimeWithMaxAge5() {
         CoapResponse r = sim.call(sim.client("/obs").getAsync());
         assertEquals("12:34:56", r.payloadText());
         assertEquals(5, r.options().maxAge());
         assertEquals(0, r.contentFormat());
-
-        assertEquals(Code.CHANGED, sim.call(sim.client("/obs").putAsync("mine", 0)).code());
-        assertEquals("mine", sim.call(sim.client("/obs").getAsync()).payloadText());
-        ClockResource obs = observable("obs");
-        assertEquals(1, obs.observe().notifications(), "same format: observers notified");
-
-        sim.clock.advance(PlugtestSim.PERIOD);
-        assertEquals("12:34:56", sim.call(sim.client("/obs").getAsync()).payloadText(), "the next tick restores the time");
-        assertEquals(2, obs.observe().notifications(), "the tick notified");
-
-        assertEquals(Code.CHANGED, sim.call(sim.client("/obs").putAsync("{}", 50)).code());
-        assertEquals(1, obs.observe().endings(), "other format: observations end (4.06)");
-        assertEquals(Code.NOT_ACCEPTABLE, sim.call(sim.client("/obs").getAsync(0)).code(), "Accept 0 vs JSON value");
-        assertEquals(Code.DELETED, sim.call(sim.client("/obs").deleteAsync()).code());
-        assertEquals(2, obs.observe().endings(), "DELETE ends observations (4.04)");
+        assertEquals(-1, r.options().observe(), "plain GET: no Observe option");
         assertEquals(Code.BAD_REQUEST, sim.send("/obs", Code.PUT, b -> b.payload("x")).code(), "PUT without CF");
     }
 
     @Test
-    void obsLargeIs162BytesAndBlockwise() {
+    void obsNotifiesWithConEveryPeriodAndOnPutOfTheSameFormat() {
+        Observer o = observe("/obs");
+        assertEquals(List.of("12:34:56"), o.texts(), "registration answer");
+        assertTrue(o.responses.get(0).options().observe() >= 0, "registration answer carries Observe");
+
+        sim.clock.advance(PlugtestSim.PERIOD);
+        assertEquals(List.of("12:34:56", "12:34:56"), o.texts(), "one notification per period");
+        assertEquals(Type.CON, o.responses.get(1).advanced().type(), "/obs notifies with CON");
+        assertTrue(o.responses.get(1).options().observe() > o.responses.get(0).options().observe(), "Observe increases");
+
+        assertEquals(Code.CHANGED, sim.call(sim.client("/obs").putAsync("mine", 0)).code());
+        assertEquals("mine", o.texts().get(o.texts().size() - 1), "PUT of the same format notifies: " + o.texts());
+        assertEquals(1, clock("obs").observerCount());
+    }
+
+    @Test
+    void obsNonNotifiesWithNon() {
+        Observer o = observe("/obs-non");
+        sim.clock.advance(PlugtestSim.PERIOD);
+        assertEquals(2, o.responses.size(), o.texts().toString());
+        assertEquals(Type.NON, o.responses.get(1).advanced().type(), "/obs-non notifies with NON");
+    }
+
+    @Test
+    void obsPutOfAnotherFormatEndsObservationsWith406AndDeleteWith404() {
+        Observer o = observe("/obs");
+        assertEquals(Code.CHANGED, sim.call(sim.client("/obs").putAsync("{}", 50)).code());
+        sim.clock.advance(Duration.ofMillis(100));
+        CoapResponse last = o.responses.get(o.responses.size() - 1);
+        assertEquals(Code.NOT_ACCEPTABLE, last.code(), "final notification: " + o.responses);
+        assertEquals(-1, last.options().observe(), "the final notification has no Observe");
+        assertEquals(0, clock("obs").observerCount());
+        assertEquals(Code.NOT_ACCEPTABLE, sim.call(sim.client("/obs").getAsync(0)).code(), "Accept 0 vs JSON value");
+
+        Observer again = observe("/obs");
+        assertEquals(List.of("{}"), again.texts(), "registration works after the 4.06");
+        assertEquals(Code.DELETED, sim.call(sim.client("/obs").deleteAsync()).code());
+        sim.clock.advance(Duration.ofMillis(100));
+        assertEquals(Code.NOT_FOUND, again.responses.get(again.responses.size() - 1).code(), "DELETE: final 4.04");
+        assertEquals(0, clock("obs").observerCount());
+        assertEquals(Code.CONTENT, sim.call(sim.client("/obs").getAsync()).code(), "/obs stays after DELETE");
+    }
+
+    @Test
+    void obsLargeIs162BytesAndItsNotificationsArriveWhole() {
         CoapResponse r = sim.call(sim.client("/obs-large").getAsync());
         String expected = "-".repeat(64) + "\n12:34:56" + " ".repeat(24) + "\n" + "-".repeat(64);
         assertEquals(expected, r.payloadText());
         assertEquals(162, r.payload().length);
         assertEquals(3, sim.received.stream().filter(m -> m.options().block2() != null).count(), "3 blocks of 64");
         assertEquals(Code.METHOD_NOT_ALLOWED, sim.call(sim.client("/obs-large").deleteAsync()).code());
+
+        Observer o = observe("/obs-large");
+        sim.clock.advance(PlugtestSim.PERIOD);
+        sim.clock.advance(Duration.ofMillis(200));
+        assertEquals(List.of(expected, expected), o.texts(), "registration and one notification, each reassembled");
     }
 
     @Test
-    void obsResetDropsOrEndsEveryObservationOnlyForSesame() {
+    void obsResetDropsEveryObservationSilentlyOnlyForSesame() {
+        Observer obs = observe("/obs");
+        Observer non = observe("/obs-non");
         assertEquals(Code.FORBIDDEN, sim.call(sim.client("/obs-reset").postAsync("open", 0)).code());
+        assertEquals(1, clock("obs").observerCount(), "wrong password: nothing dropped");
         assertEquals(Code.CHANGED, sim.call(sim.client("/obs-reset").postAsync("sesame", 0)).code());
         for (String name : List.of("obs", "obs-non", "obs-large")) {
-            assertEquals(1, observable(name).observe().drops(), name);
+            assertEquals(0, clock(name).observerCount(), name);
         }
+        sim.clock.advance(PlugtestSim.PERIOD);
+        assertEquals(1, obs.responses.size(), "no notification after the reset: " + obs.texts());
+        assertEquals(1, non.responses.size(), "no notification after the reset: " + non.texts());
+
+        Observer again = observe("/obs");
         assertEquals(Code.CHANGED, sim.call(sim.client("/obs-reset?notfound").postAsync("sesame", 0)).code());
-        assertEquals(1, observable("obs").observe().endings(), "notfound: final 4.04");
+        sim.clock.advance(Duration.ofMillis(100));
+        assertEquals(Code.NOT_FOUND, again.responses.get(again.responses.size() - 1).code(), "notfound: final 4.04");
+    }
+
+    /** Registers on {@code path} and waits for the registration answer. */
+    private Observer observe(String path) {
+        Observer o = new Observer();
+        sim.client(path).observe(o);
+        sim.clock.advance(Duration.ofMillis(500));
+        assertFalse(o.responses.isEmpty(), "registration answered: " + sim.received);
+        return o;
+    }
+
+    /** Collects the registration answer and every notification. */
+    private static final class Observer implements CoapHandler {
+        final List<CoapResponse> responses = new CopyOnWriteArrayList<>();
+        final List<Throwable> errors = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void onLoad(CoapResponse response) {
+            responses.add(response);
+        }
+
+        @Override
+        public void onError(Throwable error) {
+            errors.add(error);
+        }
+
+        List<String> texts() {
+            return responses.stream().map(CoapResponse::payloadText).toList();
+        }
     }
 
     @Test
@@ -189,7 +266,7 @@ class PlugtestStateResourcesTest {
         return links.stream().map(WebLink::target).sorted().toList();
     }
 
-    private ClockResource observable(String name) {
+    private ClockResource clock(String name) {
         return (ClockResource) sim.plugtest.resources().stream().filter(r -> r.name().equals(name)).findFirst()
                 .orElseThrow();
     }
