@@ -298,4 +298,26 @@ class UserGuideSnippetsTest {
         assertTrue(relation.isCanceled());
         assertEquals(0, temperature.observerCount());
     }
+
+    @Test
+    void largePayloads() {
+        // snippet:large-server
+        AtomicReference<byte[]> stored = new AtomicReference<>(new byte[5000]); // 5,000 bytes: sent in blocks
+        CoapResource blob = CoapResource.named("blob")
+                .onGet(ex -> ex.respond(Code.CONTENT, stored.get(), 42))
+                .onPut(ex -> {
+                    stored.set(ex.payload()); // the whole body, reassembled from its Block1 blocks
+                    ex.respond(Code.CHANGED);
+                });
+        server = new CoapServer(0).add(blob).start();
+        // end:large-server
+        // snippet:large-client
+        CoapClient client = new CoapClient("coap://localhost:" + server.getPort() + "/blob");
+        byte[] body = client.get().payload();                              // Block2, fetched block by block
+        CoapResponse changed = client.put(new byte[3000], 42);             // Block1, 2.31 Continue per block
+        // end:large-client
+        assertEquals(5000, body.length);
+        assertEquals(Code.CHANGED, changed.code());
+        assertEquals(3000, stored.get().length);
+    }
 }
