@@ -118,7 +118,8 @@ final class PlugtestServerRunner implements AutoCloseable {
         InetSocketAddress a = server.addresses().get(0);
         String host = a.getAddress().getHostAddress();
         if (a.getAddress() instanceof Inet6Address) {
-            host = "[" + host + "]";
+            // Compressed forms for the two addresses people type (RFC 5952); others as the JDK prints them.
+            host = "[" + (a.getAddress().isAnyLocalAddress() ? "::" : a.getAddress().isLoopbackAddress() ? "::1" : host) + "]";
         }
         return "listening on coap://" + host + ":" + a.getPort() + " (connector " + connectorName
                 + ", receivers " + config.get(UdpConfig.RECEIVER_THREADS)

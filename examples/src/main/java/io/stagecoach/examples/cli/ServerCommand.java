@@ -6,16 +6,15 @@ import java.io.UncheckedIOException;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import sun.misc.Signal;
 
 /**
  * {@code ./stagecoach server}: the plugtest server in the foreground. Prints exactly one line,
  * {@code listening on coap://ADDR:PORT (connector ...)}, to {@code out} once bound; logs go to
  * stderr (logback). SIGINT and SIGTERM stop it cleanly and the command returns 0.
  *
- * <p>Why {@code sun.misc.Signal}: with only a shutdown hook the JVM exits with 128+signal
- * (143 for SIGTERM); handling the two signals lets the main thread shut down and exit 0. A
- * shutdown hook still destroys the server on any other way out (SIGHUP, System.exit elsewhere).
+ * <p>The shutdown hook destroys the server and halts with status 0: a JVM ended by a signal
+ * otherwise exits with 128 + the signal number (143 for SIGTERM). Runs until a signal, so only
+ * the launcher calls it; tests start the server through {@code PlugtestServerRunner}.
  */
 public final class ServerCommand {
 
@@ -44,25 +43,23 @@ public final class ServerCommand {
             err.println("stagecoach server: cannot start: " + e.getMessage());
             return 2;
         }
-        CountDownLatch stop = new CountDownLatch(1);
-        Thread hook = new Thread(runner::close, "stagecoach-server-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
-        Signal.handle(new Signal("INT"), s -> stop.countDown());
-        Signal.handle(new Signal("TERM"), s -> stop.countDown());
+        // SIGINT/SIGTERM start the JVM's shutdown, which runs this hook: stop everything, then
+        // halt with 0 (the JVM would otherwise exit with 128 + the signal number, e.g. 143).
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            LOG.info("signal received, stopping");
+            runner.close();
+            out.flush();
+            err.flush();
+            Runtime.getRuntime().halt(0);
+        }, "stagecoach-server-shutdown"));
         out.println(runner.readyLine());
         out.flush();
         try {
-            stop.await();
+            new CountDownLatch(1).await(); // the main thread has nothing more to do: the hook ends the process
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        LOG.info("signal received, stopping");
         runner.close();
-        try {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException alreadyShuttingDown) {
-            // the hook runs anyway; close() is idempotent
-        }
         return 0;
     }
 }

@@ -119,6 +119,17 @@ class ServerCommandTest {
     }
 
     @Test
+    void readyLineShowsIpv6LiteralsInBrackets() throws Exception {
+        try (PlugtestServerRunner runner = PlugtestServerRunner.start(ServerOptions.parse(
+                new String[] {"--port", "0", "--bind", "::1"}))) {
+            assertTrue(runner.readyLine().startsWith("listening on coap://[::1]:" + runner.port() + " (connector udp"),
+                    runner.readyLine());
+            CommandRun get = CommandRun.client("coap://[::1]:" + runner.port() + "/benchmark");
+            assertEquals("hello world\n", get.out(), "IPv6 loopback: " + get);
+        }
+    }
+
+    @Test
     void epollConnectorServesToo() throws Exception {
         try (PlugtestServerRunner runner = PlugtestServerRunner.start(ServerOptions.parse(
                 new String[] {"--port", "0", "--bind", "127.0.0.1", "--connector", "epoll"}))) {

@@ -12,8 +12,11 @@ import io.stagecoach.core.coap.Message;
 import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.coap.Token;
 import io.stagecoach.core.coap.Type;
+import io.stagecoach.core.network.EndpointCounters;
 import io.stagecoach.core.testutil.Json;
+import io.stagecoach.elements.sim.LinkConditions;
 import java.io.ByteArrayInputStream;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -194,6 +197,18 @@ class PlugtestCoreResourcesTest {
     void countCountsHandlerRuns() {
         assertEquals("1", sim.call(sim.client("/count").postAsync("", 0)).payloadText());
         assertEquals("2", sim.call(sim.client("/count").postAsync("", 0)).payloadText());
+    }
+
+    @Test
+    void countIsNotRaisedByDuplicatedRequests() {
+        // Every datagram from the client arrives twice: the server must answer the copy from its
+        // deduplication store without running the handler again (RFC 7252 §4.5).
+        sim.net.setConditions(new InetSocketAddress("10.0.0.2", 40000), sim.serverAddress,
+                LinkConditions.builder().delay(PlugtestSim.ONE_WAY).duplicationProbability(1.0).build());
+        assertEquals("1", sim.call(sim.client("/count").postAsync("", 0)).payloadText());
+        assertEquals("2", sim.call(sim.client("/count").postAsync("", 0)).payloadText());
+        assertEquals(2, sim.serverEndpoint.counters().get(EndpointCounters.Counter.DUPLICATES),
+                "both duplicates seen: " + sim.serverEndpoint.counters());
     }
 
     @Test
