@@ -25,7 +25,8 @@ import java.nio.file.Path;
 
 /**
  * {@code ./stagecoach client [options] URI}: one request, like libcoap's {@code coap-client}
- * (flags in {@link ClientOptions}). Prints the payload (code and options too with {@code -v});
+ * (flags in {@link ClientOptions}). Prints the payload (code and options too with {@code -v}; the
+ * code of an error answer on stderr);
  * returns 0 for a 2.xx answer, 1 for 4.xx/5.xx, 2 for a timeout, a RST, bad options or any other
  * error, with a one-line reason on stderr.
  *
@@ -60,6 +61,9 @@ public final class ClientCommand {
             CoapClient client = new CoapClient(o.uri, endpoint).timeout(o.timeout);
             CoapResponse response = client.advanced(request(client, o, payload));
             new ResponsePrinter(out, o.verbose, o.output).print(response.advanced());
+            if (!response.isSuccess() && !o.verbose) {
+                err.println(response.code()); // as aiocoap-client: the error code on stderr, e.g. "4.04 Not Found"
+            }
             return exitStatus(response.code());
         } catch (CoapTimeoutException e) {
             err.println("stagecoach client: timeout: no response within " + seconds(o) + " s (" + e.getMessage() + ")");

@@ -41,7 +41,7 @@ final class ClientObserve {
             Request.Builder b = ClientCommand.request(client, o, payload).newBuilder();
             b.options().observe(0);
             ResponsePrinter printer = new ResponsePrinter(out, o.verbose, o.output);
-            Watch watch = new Watch(printer);
+            Watch watch = new Watch(printer, o.verbose ? null : err);
             CoapObserveRelation relation = client.observe(b.build(), watch);
             watch.ended.await(o.observe.toNanos(), TimeUnit.NANOSECONDS);
             if (watch.failure.get() != null) {
@@ -86,9 +86,12 @@ final class ClientObserve {
         final AtomicReference<Throwable> failure = new AtomicReference<>();
         final AtomicInteger status = new AtomicInteger(-1);
         private final ResponsePrinter printer;
+        private final PrintStream errorCodes;
 
-        Watch(ResponsePrinter printer) {
+        /** @param errorCodes where the code of an error answer goes (null: -v printed it already) */
+        Watch(ResponsePrinter printer, PrintStream errorCodes) {
             this.printer = printer;
+            this.errorCodes = errorCodes;
         }
 
         @Override
@@ -100,6 +103,9 @@ final class ClientObserve {
                 return;
             }
             if (!response.isSuccess()) {
+                if (errorCodes != null) {
+                    errorCodes.println(response.code());
+                }
                 status.compareAndSet(-1, 1);
                 ended.countDown();
             } else if (response.options().observe() < 0) {

@@ -59,6 +59,7 @@ class ClientCommandTest {
     void notFoundExitsOneAndMethodNotAllowedToo() {
         CommandRun missing = CommandRun.client(base + "/nothing");
         assertEquals(1, missing.status(), missing.toString());
+        assertEquals("4.04 Not Found\n", missing.err(), missing.toString());
         CommandRun ipatch = CommandRun.client("--method", "ipatch", "-e", "x", base + "/test");
         assertEquals(1, ipatch.status(), ipatch.toString());
         CommandRun verbose = CommandRun.client("-v", "-m", "delete", base + "/query");
@@ -169,6 +170,7 @@ class ClientCommandTest {
         assertEquals("hello world\n", r.out(), r.toString());
         CommandRun missing = CommandRun.client("-s", "30", base + "/nothing");
         assertEquals(1, missing.status(), missing.toString());
+        assertEquals("4.04 Not Found\n", missing.err(), missing.toString());
     }
 
     @Test
