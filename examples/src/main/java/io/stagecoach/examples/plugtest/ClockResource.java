@@ -5,6 +5,7 @@ import io.stagecoach.core.coap.Type;
 import io.stagecoach.core.server.CoapExchange;
 import io.stagecoach.core.server.CoapResource;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.LocalTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Objects;
@@ -15,7 +16,7 @@ import java.util.Objects;
  * {@link #tick()} (the plugtest's period {@code P}), notifying all observers.
  *
  * <ul>
- *   <li>GET: 2.05, Max-Age 5, the value in its format; another Accept: 4.06.</li>
+ *   <li>GET: 2.05, Max-Age 5 (or {@code P} if longer), the value in its format; another Accept: 4.06.</li>
  *   <li>PUT ({@code /obs}, {@code /obs-non}; Content-Format required, else 4.00): 2.04; the payload
  *       is the value until the next tick. Same format: observers are notified (TD_COAP_OBS_09);
  *       another format: each observer gets a final 4.06 and is removed (RFC 7641 §3.2, OBS_08).</li>
@@ -27,21 +28,25 @@ import java.util.Objects;
  */
 final class ClockResource extends CoapResource {
 
-    /** Max-Age of every answer; the document's reference value for {@code P} = 5 s. */
+    /** Max-Age of every answer for {@code P} <= 5 s: the document's reference value. */
     static final long MAX_AGE_SECONDS = 5;
     static final DateTimeFormatter HH_MM_SS = DateTimeFormatter.ofPattern("HH:mm:ss");
 
     private final Clock wallClock;
     private final boolean large;
     private final boolean updatable;
+    private final long maxAge;
     private Representation value;
 
     /**
      * @param confirmable CON notifications ({@code /obs}, {@code /obs-large}) or NON ({@code /obs-non})
      * @param large the 162-byte value of {@code /obs-large}; such a resource takes no PUT or DELETE
+     * @param period the change period {@code P}: Max-Age is at least {@code P} (5 s at least)
      */
-    ClockResource(String name, boolean confirmable, boolean large, Clock wallClock) {
+    ClockResource(String name, boolean confirmable, boolean large, Clock wallClock, Duration period) {
         super(name);
+        // Rounded up: a value must stay fresh until the next change arrives.
+        this.maxAge = Math.max(MAX_AGE_SECONDS, (period.toMillis() + 999) / 1000);
         this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
         this.large = large;
         this.updatable = !large;
@@ -80,7 +85,7 @@ final class ClockResource extends CoapResource {
             exchange.respond(Code.NOT_ACCEPTABLE);
             return;
         }
-        exchange.respond(Code.CONTENT, spec -> spec.payload(r.body(), r.contentFormat()).maxAge(MAX_AGE_SECONDS));
+        exchange.respond(Code.CONTENT, spec -> spec.payload(r.body(), r.contentFormat()).maxAge(maxAge));
     }
 
     @Override

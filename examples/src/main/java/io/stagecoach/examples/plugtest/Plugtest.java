@@ -55,9 +55,9 @@ public final class Plugtest implements AutoCloseable {
         this.notifyPeriod = b.notifyPeriod;
         this.fibonacciExecutor = BoundedExecutors.singleThread("fibonacci", FIBONACCI_QUEUE);
         this.observables = List.of(
-                new ClockResource("obs", true, false, b.wallClock),
-                new ClockResource("obs-non", false, false, b.wallClock),
-                new ClockResource("obs-large", true, true, b.wallClock));
+                new ClockResource("obs", true, false, b.wallClock, b.notifyPeriod),
+                new ClockResource("obs-non", false, false, b.wallClock, b.notifyPeriod),
+                new ClockResource("obs-large", true, true, b.wallClock, b.notifyPeriod));
         resources.add(new TestResource());
         resources.add(StaticResources.seg1());
         resources.add(StaticResources.query());

@@ -130,6 +130,13 @@ class PlugtestStateResourcesTest {
     }
 
     @Test
+    void maxAgeCoversALongerPeriod() {
+        ClockResource slow = new ClockResource("slow", true, false, PlugtestSim.WALL, Duration.ofMillis(7500));
+        sim.server.add(slow);
+        assertEquals(8, sim.call(sim.client("/slow").getAsync()).options().maxAge(), "P = 7.5 s: Max-Age 8");
+    }
+
+    @Test
     void obsNonNotifiesWithNon() {
         Observer o = observe("/obs-non");
         sim.clock.advance(PlugtestSim.PERIOD);
