@@ -37,19 +37,17 @@ public final class RequestLimits {
     private final int maxOptions;
     private final int maxOptionBytes;
     private final int maxUriPathSegments;
-    private final int maxObserversPerPeer;
 
-    private RequestLimits(int maxOptions, int maxOptionBytes, int maxUriPathSegments, int maxObserversPerPeer) {
+    private RequestLimits(int maxOptions, int maxOptionBytes, int maxUriPathSegments) {
         this.maxOptions = maxOptions;
         this.maxOptionBytes = maxOptionBytes;
         this.maxUriPathSegments = maxUriPathSegments;
-        this.maxObserversPerPeer = maxObserversPerPeer;
     }
 
     /** The limits set in {@code config}. */
     public static RequestLimits from(Configuration config) {
         return new RequestLimits(config.get(CoapConfig.LIMIT_MAX_OPTIONS), config.get(CoapConfig.LIMIT_MAX_OPTION_BYTES),
-                config.get(CoapConfig.LIMIT_MAX_URI_PATH_SEGMENTS), config.get(CoapConfig.OBSERVE_MAX_OBSERVERS_PER_PEER));
+                config.get(CoapConfig.LIMIT_MAX_URI_PATH_SEGMENTS));
     }
 
     /** The first limit {@code request} exceeds, or {@code null} when it is within all of them. */
@@ -74,18 +72,5 @@ public final class RequestLimits {
             return new Refusal(Code.NOT_FOUND, segments + " Uri-Path segments, more than " + maxUriPathSegments);
         }
         return null;
-    }
-
-    /**
-     * Whether a peer that already holds {@code relationsOfPeer} observe relations may register one
-     * more. When it may not, the registration is served as a plain request (RFC 7641 §4.1) and
-     * reported through {@code StackServices.limitExceeded}.
-     */
-    public boolean admitsObserveRelation(int relationsOfPeer) {
-        return relationsOfPeer < maxObserversPerPeer;
-    }
-
-    public int maxObserversPerPeer() {
-        return maxObserversPerPeer;
     }
 }

@@ -266,13 +266,4 @@ class RequestLimitsTest {
         assertEquals("[fd00:0:0:0:0:0:0:1]:5683", BanLog.format(new InetSocketAddress("fd00::1", 5683)));
         assertEquals("10.0.0.9:40001", BanLog.format(PEER));
     }
-
-    @Test
-    void observeRelationsPerPeerCheck() {
-        Configuration config = Configuration.builder(ConfigDocsMain.ALL.groups().toArray(new ModuleDefinitions[0]))
-                .set(CoapConfig.OBSERVE_MAX_OBSERVERS_PER_PEER, 3).build();
-        RequestLimits limits = RequestLimits.from(config);
-        assertTrue(limits.admitsObserveRelation(2));
-        assertTrue(!limits.admitsObserveRelation(3), "the fourth relation of one peer is refused");
-    }
 }
