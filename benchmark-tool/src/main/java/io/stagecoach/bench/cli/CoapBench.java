@@ -9,7 +9,7 @@ import java.util.Arrays;
 /**
  * {@code stagecoach bench [SUBCOMMAND] [options]}: CoAPBench after Lanter (2013) §6.1, with the
  * HdrHistogram latency of Shi (2018) §5.1.1. Subcommands: none (run here), {@code echo-server},
- * {@code slave}, {@code master}, {@code compare}, {@code help}. Exit codes: 0 done, 2 bad
+ * {@code slave}, {@code master}, {@code compare}, {@code scenario}, {@code help}. Exit codes: 0 done, 2 bad
  * usage, 3 nothing answered in the first step, 1 any other failure.
  */
 public final class CoapBench {
@@ -41,6 +41,9 @@ public final class CoapBench {
                 }
                 case "master" -> {
                     return MasterRun.main(BenchOptions.parse(rest), command);
+                }
+                case "scenario" -> {
+                    return io.stagecoach.bench.scenario.ScenarioMain.run(rest, command, System.out, System.err);
                 }
                 case "compare" -> {
                     return CompareRun.main(BenchOptions.parse(rest), command);

@@ -22,13 +22,15 @@ import org.HdrHistogram.SingleWriterRecorder;
  * acknowledged with an empty ACK; an empty ACK means "separate response follows" and the client
  * keeps waiting; a RST with the request's MID ends the request as an error. 2.xx counts as
  * completed and its round-trip time goes into the loop's histogram (µs); any other code counts
- * as an error.
+ * as an error, and a 5.03 is also counted on its own.
  */
 final class EventLoop implements Runnable {
 
     private static final int RUN = 0;
     private static final int DRAIN = 1;
     private static final int STOP = 2;
+    /** 5.03 as the code byte (class 5, detail 3; RFC 7252 §3). */
+    private static final int SERVICE_UNAVAILABLE = 5 << 5 | 3;
 
     private final List<VirtualClient> clients;
     private final RequestTemplate template;
@@ -195,6 +197,8 @@ final class EventLoop implements Runnable {
         if ((code >> 5) == 2) {
             long micros = (now - c.sentNanos) / 1_000;
             recorder.recordValue(Math.max(1, Math.min(micros, highestMicros)));
+        } else if (code == SERVICE_UNAVAILABLE) {
+            counters.unavailable++;
         }
         finish(c, (code >> 5) == 2, now);
     }

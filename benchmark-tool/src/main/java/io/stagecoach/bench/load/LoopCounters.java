@@ -11,6 +11,8 @@ final class LoopCounters {
     volatile long completed;
     /** Non-2.xx responses and RST (RFC 7252 §4.2) to a request. */
     volatile long errors;
+    /** Of the errors, 5.03 Service Unavailable answers (RFC 7252 §5.9.3.4): the server shed load. */
+    volatile long unavailable;
     volatile long timeouts;
     /** Datagrams that matched no outstanding request (late answers after a timeout, duplicates). */
     volatile long stray;
@@ -19,22 +21,22 @@ final class LoopCounters {
 
     /** An immutable copy of the totals. */
     Snapshot snapshot() {
-        return new Snapshot(sent, completed, errors, timeouts, stray);
+        return new Snapshot(sent, completed, errors, timeouts, stray, unavailable);
     }
 
     /** Totals at one instant; {@link #minus} gives the counts of an interval. */
-    record Snapshot(long sent, long completed, long errors, long timeouts, long stray) {
+    record Snapshot(long sent, long completed, long errors, long timeouts, long stray, long unavailable) {
 
-        static final Snapshot ZERO = new Snapshot(0, 0, 0, 0, 0);
+        static final Snapshot ZERO = new Snapshot(0, 0, 0, 0, 0, 0);
 
         Snapshot plus(Snapshot o) {
             return new Snapshot(sent + o.sent, completed + o.completed, errors + o.errors,
-                    timeouts + o.timeouts, stray + o.stray);
+                    timeouts + o.timeouts, stray + o.stray, unavailable + o.unavailable);
         }
 
         Snapshot minus(Snapshot o) {
             return new Snapshot(sent - o.sent, completed - o.completed, errors - o.errors,
-                    timeouts - o.timeouts, stray - o.stray);
+                    timeouts - o.timeouts, stray - o.stray, unavailable - o.unavailable);
         }
     }
 }

@@ -16,9 +16,11 @@ import org.HdrHistogram.Histogram;
  * @param errors        non-2.xx responses and RSTs in the window
  * @param throughputRps completed / durationS (summed over slaves when merged)
  * @param latencyUs     round-trip times of the completed requests; treat as read-only
+ * @param unavailable   of the {@code errors}, the 5.03 Service Unavailable answers (RFC 7252
+ *                      §5.9.3.4); not carried by the distributed control protocol (0 there)
  */
 public record StepResult(int concurrency, double durationS, long completed, long timeouts, long errors,
-        double throughputRps, Histogram latencyUs) {
+        double throughputRps, Histogram latencyUs, long unavailable) {
 
     public StepResult {
         Objects.requireNonNull(latencyUs, "latencyUs");
@@ -26,6 +28,21 @@ public record StepResult(int concurrency, double durationS, long completed, long
             throw new IllegalArgumentException("completed " + completed + " != histogram count "
                     + latencyUs.getTotalCount());
         }
+        if (unavailable < 0 || unavailable > errors) {
+            throw new IllegalArgumentException("5.03 count " + unavailable + " must be 0.." + errors + " (the errors)");
+        }
+    }
+
+    /** A result without a separate 5.03 count. */
+    public StepResult(int concurrency, double durationS, long completed, long timeouts, long errors,
+            double throughputRps, Histogram latencyUs) {
+        this(concurrency, durationS, completed, timeouts, errors, throughputRps, latencyUs, 0);
+    }
+
+    /** This result with {@code unavailable} of its errors counted as 5.03. */
+    public StepResult withUnavailable(long unavailable) {
+        return new StepResult(concurrency, durationS, completed, timeouts, errors, throughputRps, latencyUs,
+                unavailable);
     }
 
     /** A result whose counts come from {@code latencyUs}; throughput = completed / duration. */
@@ -48,6 +65,7 @@ public record StepResult(int concurrency, double durationS, long completed, long
         int concurrency = 0;
         long timeouts = 0;
         long errors = 0;
+        long unavailable = 0;
         double rps = 0;
         double duration = 0;
         for (StepResult p : parts) {
@@ -55,10 +73,12 @@ public record StepResult(int concurrency, double durationS, long completed, long
             concurrency += p.concurrency();
             timeouts += p.timeouts();
             errors += p.errors();
+            unavailable += p.unavailable();
             rps += p.throughputRps();
             duration = Math.max(duration, p.durationS());
         }
-        return new StepResult(concurrency, duration, merged.getTotalCount(), timeouts, errors, rps, merged);
+        return new StepResult(concurrency, duration, merged.getTotalCount(), timeouts, errors, rps, merged,
+                unavailable);
     }
 
     private static long highest(List<StepResult> parts) {

@@ -136,7 +136,8 @@ public final class StepRunner {
         LoopCounters.Snapshot end = totals(loops);
         long endNanos = System.nanoTime();
         LoopCounters.Snapshot window = end.minus(start);
-        return StepResult.of(concurrency, (endNanos - startNanos) / 1e9, window.timeouts(), window.errors(), step);
+        return StepResult.of(concurrency, (endNanos - startNanos) / 1e9, window.timeouts(), window.errors(), step)
+                .withUnavailable(window.unavailable());
     }
 
     /**

@@ -4,12 +4,12 @@ import java.util.List;
 import java.util.Map;
 
 /** Writes maps, lists, strings, numbers, booleans and null as JSON (RFC 8259); enough for the reports. */
-final class JsonWriter {
+public final class JsonWriter {
 
     private JsonWriter() {
     }
 
-    static String write(Object value) {
+    public static String write(Object value) {
         StringBuilder sb = new StringBuilder();
         write(sb, value, 0);
         return sb.append('\n').toString();

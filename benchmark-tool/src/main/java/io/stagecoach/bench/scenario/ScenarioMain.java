@@ -1,0 +1,40 @@
+package io.stagecoach.bench.scenario;
+
+import io.stagecoach.bench.report.JsonWriter;
+import io.stagecoach.bench.report.MachineInfo;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.util.Arrays;
+
+/**
+ * {@code stagecoach bench scenario NAME [options]}: fixed test scenarios with pass/fail
+ * verdicts. Only {@code isolation} exists (see {@link IsolationScenario}). Exit codes: 0 all
+ * verdicts hold, 1 a verdict failed or the run failed, 2 bad usage.
+ */
+public final class ScenarioMain {
+
+    private ScenarioMain() {
+    }
+
+    /** Runs the scenario named by {@code args[0]}; the table goes to {@code out}, progress to {@code err}. */
+    public static int run(String[] args, String command, PrintStream out, PrintStream err)
+            throws IOException, InterruptedException {
+        if (args.length == 0 || !args[0].equals("isolation")) {
+            throw new IllegalArgumentException(args.length == 0 ? "scenario needs a name: isolation"
+                    : "unknown scenario '" + args[0] + "' (known: isolation)");
+        }
+        String[] rest = Arrays.copyOfRange(args, 1, args.length);
+        if (rest.length == 1 && (rest[0].equals("help") || rest[0].equals("--help"))) {
+            out.print(IsolationOptions.USAGE);
+            return 0;
+        }
+        IsolationOptions o = IsolationOptions.parse(rest);
+        IsolationResult r = new IsolationScenario(o, err).run();
+        out.print(r.toText());
+        if (o.json() != null) {
+            Files.writeString(o.json(), JsonWriter.write(r.toJsonMap(command, MachineInfo.collect())));
+        }
+        return r.passed() ? 0 : 1;
+    }
+}
