@@ -12,6 +12,11 @@ public final class BenchMain {
     }
 
     public static void main(String[] args) throws Exception {
+        // Two logback.xml on the class path (ours and the examples jar's) make logback print its
+        // status to stdout; name ours explicitly, before anything creates a logger.
+        if (System.getProperty("logback.configurationFile") == null) {
+            System.setProperty("logback.configurationFile", "logback-bench.xml");
+        }
         String cmd = args.length == 0 ? "bench" : args[0];
         String[] rest = args.length == 0 ? args : Arrays.copyOfRange(args, 1, args.length);
         switch (cmd) {
