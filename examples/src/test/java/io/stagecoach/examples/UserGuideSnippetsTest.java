@@ -6,10 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stagecoach.core.client.CoapClient;
 import io.stagecoach.core.client.CoapHandler;
+import io.stagecoach.core.client.CoapObserveRelation;
 import io.stagecoach.core.client.CoapResponse;
 import io.stagecoach.core.coap.Code;
 import io.stagecoach.core.coap.Option;
 import io.stagecoach.core.coap.Request;
+import io.stagecoach.core.coap.Type;
 import io.stagecoach.core.network.CoapTimeoutException;
 import io.stagecoach.core.server.BoundedExecutors;
 import io.stagecoach.core.server.CoapExchange;
@@ -22,7 +24,10 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -254,5 +259,65 @@ class UserGuideSnippetsTest {
         CoapClient.shutdownDefaultEndpoint(); // the shared client endpoint
         // end:shutdown
         assertTrue(!server.isRunning());
+    }
+
+    @Test
+    void observe() throws Exception {
+        AtomicReference<String> celsius = new AtomicReference<>("20.0");
+        // snippet:observe-server
+        CoapResource temperature = CoapResource.named("temperature").setObservable(true)
+                .onGet(ex -> ex.respond(Code.CONTENT, r -> r.payload(celsius.get()).maxAge(30)));
+        temperature.setObserveType(Type.NON); // optional: NON notifications, a CON now and then
+        server = new CoapServer(0).add(temperature).start();
+        // end:observe-server
+        BlockingQueue<String> readings = new LinkedBlockingQueue<>();
+        // snippet:observe-client
+        CoapClient client = new CoapClient("coap://localhost:" + server.getPort() + "/temperature");
+        CoapObserveRelation relation = client.observe(new CoapHandler() {
+            @Override
+            public void onLoad(CoapResponse response) { // the registration answer, then each fresh notification
+                readings.add(response.payloadText());
+            }
+
+            @Override
+            public void onError(Throwable error) { // the relation failed: timeout, RST, endpoint stopped
+                System.err.println("observation ended: " + error);
+            }
+        });
+        // end:observe-client
+        assertEquals("20.0", readings.poll(5, TimeUnit.SECONDS), "the registration answer");
+        // snippet:observe-changed
+        celsius.set("21.5");
+        temperature.changed(); // runs the GET handler once per observer; each gets a notification
+        // end:observe-changed
+        assertEquals("21.5", readings.poll(5, TimeUnit.SECONDS), "the notification");
+        assertEquals(1, temperature.observerCount());
+        // snippet:observe-cancel
+        relation.proactiveCancel().get(); // GET with Observe=1 and the same token: the server forgets us
+        // end:observe-cancel
+        assertTrue(relation.isCanceled());
+        assertEquals(0, temperature.observerCount());
+    }
+
+    @Test
+    void largePayloads() {
+        // snippet:large-server
+        AtomicReference<byte[]> stored = new AtomicReference<>(new byte[5000]); // 5,000 bytes: sent in blocks
+        CoapResource blob = CoapResource.named("blob")
+                .onGet(ex -> ex.respond(Code.CONTENT, stored.get(), 42))
+                .onPut(ex -> {
+                    stored.set(ex.payload()); // the whole body, reassembled from its Block1 blocks
+                    ex.respond(Code.CHANGED);
+                });
+        server = new CoapServer(0).add(blob).start();
+        // end:large-server
+        // snippet:large-client
+        CoapClient client = new CoapClient("coap://localhost:" + server.getPort() + "/blob");
+        byte[] body = client.get().payload();                              // Block2, fetched block by block
+        CoapResponse changed = client.put(new byte[3000], 42);             // Block1, 2.31 Continue per block
+        // end:large-client
+        assertEquals(5000, body.length);
+        assertEquals(Code.CHANGED, changed.code());
+        assertEquals(3000, stored.get().length);
     }
 }

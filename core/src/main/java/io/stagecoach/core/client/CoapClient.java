@@ -254,6 +254,62 @@ public class CoapClient {
         deliver(advancedAsync(request), handler);
     }
 
+    // --- observe (RFC 7641) ------------------------------------------------------------------------
+
+    /**
+     * Observes this client's resource: GET with Observe=0 (RFC 7641 §3.1). {@code handler.onLoad}
+     * runs for the registration response and every fresh notification; see
+     * {@link CoapObserveRelation} for ordering, re-registration and cancellation.
+     */
+    public CoapObserveRelation observe(CoapHandler handler) {
+        Request.Builder b = newRequest(Code.GET);
+        b.options().observe(0);
+        return observe(b.build(), handler);
+    }
+
+    /** As {@link #observe(CoapHandler)} with Accept {@code accept}. */
+    public CoapObserveRelation observe(CoapHandler handler, int accept) {
+        Request.Builder b = newRequest(Code.GET);
+        b.options().observe(0).accept(accept);
+        return observe(b.build(), handler);
+    }
+
+    /**
+     * Observes with a request built by the caller ({@link #newRequest(Code)}: GET or FETCH with
+     * Observe=0 and any other options). IllegalArgumentException without Observe=0.
+     */
+    public CoapObserveRelation observe(Request request, CoapHandler handler) {
+        Request r = request.peer() != null ? request : request.newBuilder().peer(peer()).build();
+        CoapEndpoint e = getEndpoint();
+        return CoapObserveRelation.start(e, r, handler, getTimeout(),
+                e.config().get(CoapConfig.OBSERVE_REREGISTRATION_MARGIN));
+    }
+
+    /**
+     * As {@link #observe(CoapHandler)}, but waits for the registration's answer (which the handler
+     * also gets) before returning; its failure is thrown as the synchronous calls throw it. Not
+     * for protocol threads or virtual-clock tests.
+     */
+    public CoapObserveRelation observeAndWait(CoapHandler handler) {
+        Objects.requireNonNull(handler, "handler");
+        CompletableFuture<Void> first = new CompletableFuture<>();
+        CoapObserveRelation relation = observe(new CoapHandler() {
+            @Override
+            public void onLoad(CoapResponse response) {
+                first.complete(null);
+                handler.onLoad(response);
+            }
+
+            @Override
+            public void onError(Throwable error) {
+                first.completeExceptionally(error);
+                handler.onError(error);
+            }
+        });
+        ClientCall.await(first);
+        return relation;
+    }
+
     // --- ping and discovery -----------------------------------------------------------------------
 
     /** CoAP ping (RFC 7252 §4.3) of this client's host: {@code true} when it answers RST within 5 s. */

@@ -10,6 +10,7 @@ import io.stagecoach.core.network.EndpointCounters.Gauge;
 import io.stagecoach.core.network.dedup.DeduplicationStore;
 import io.stagecoach.core.network.stack.BlockwiseLayer;
 import io.stagecoach.core.network.stack.LayerStack;
+import io.stagecoach.core.network.stack.ObserveLayer;
 import io.stagecoach.core.network.stack.ReliabilityLayer;
 import io.stagecoach.core.network.stack.StackServices;
 import io.stagecoach.elements.Connector;
@@ -93,6 +94,7 @@ public final class CoapEndpoint {
         counters.register(Gauge.DEDUP_ENTRIES, dedup::size);
         counters.register(Gauge.QUEUE_DEPTH, () -> stage == null ? 0 : stage.queueDepth());
         counters.register(Gauge.BLOCKWISE_TRANSFERS, this::blockwiseTransfers);
+        counters.register(Gauge.OBSERVE_RELATIONS, this::observeRelations);
         connector.setRawDataReceiver(this::receiveData);
     }
 
@@ -129,6 +131,9 @@ public final class CoapEndpoint {
         }
         running = false;
         connector.stop();
+        if (stack.layer(CoapEndpointBuilder.OBSERVE) instanceof ObserveLayer observe) {
+            observe.cancelAll(); // relations whose exchange holds no store entry would outlive the stop
+        }
         for (Exchange exchange : store.all()) {
             exchange.execute(() -> exchange.fail(new CoapException("endpoint stopped")));
         }
@@ -189,6 +194,19 @@ public final class CoapEndpoint {
      */
     public int blockwiseTransfers() {
         return stack.layer(CoapEndpointBuilder.BLOCKWISE) instanceof BlockwiseLayer b ? b.transfers() : 0;
+    }
+
+    /**
+     * Established server observe relations (RFC 7641); tests assert 0 after each scenario. 0
+     * without an observe layer.
+     */
+    public int observeRelations() {
+        return stack.layer(CoapEndpointBuilder.OBSERVE) instanceof ObserveLayer o ? o.relations() : 0;
+    }
+
+    /** The endpoint's observe layer, or {@code null} if its stack has none. */
+    public ObserveLayer observeLayer() {
+        return stack.layer(CoapEndpointBuilder.OBSERVE) instanceof ObserveLayer o ? o : null;
     }
 
     /** The layers, top to bottom. */

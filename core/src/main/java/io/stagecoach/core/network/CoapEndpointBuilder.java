@@ -126,7 +126,7 @@ public final class CoapEndpointBuilder {
                 rnd != null ? rnd : new SecureRandom());
         LayerStack.Builder b = LayerStack.builder()
                 .add(CLEANUP, new ExchangeCleanupLayer())
-                .add(OBSERVE, new ObserveLayer())
+                .add(OBSERVE, new ObserveLayer(config, store))
                 .add(BLOCKWISE, new BlockwiseLayer(config, store))
                 .add(TOKEN, new TokenLayer(tokens, store))
                 .add(RELIABILITY, new ReliabilityLayer(config));

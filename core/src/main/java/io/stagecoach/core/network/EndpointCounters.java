@@ -43,7 +43,9 @@ public final class EndpointCounters {
     public enum Gauge {
         EXCHANGES, DEDUP_ENTRIES, QUEUE_DEPTH,
         /** Block-wise transfers with state: server uploads and cached downloads, client transfers. */
-        BLOCKWISE_TRANSFERS
+        BLOCKWISE_TRANSFERS,
+        /** Established server observe relations (RFC 7641). */
+        OBSERVE_RELATIONS
     }
 
     private final LongAdder[] adders = new LongAdder[Counter.values().length];

@@ -90,6 +90,27 @@ public final class ExchangeStore {
         }
     }
 
+    /**
+     * Keeps only the {@code keep} most recent (peer, MID) registrations of a long-lived exchange
+     * (an observe relation sends a new notification, with a new MID, on the same exchange): older
+     * ones are superseded and would otherwise pile up. The caller holds the exchange.
+     */
+    public void trimMids(Exchange exchange, int keep) {
+        Keys k = exchange.get(KEYS);
+        if (k == null) {
+            return;
+        }
+        while (k.mids.size() > keep) {
+            byMid.remove(k.mids.remove(0), exchange);
+        }
+    }
+
+    /** (peer, MID) registrations the exchange holds (for tests of long-lived exchanges). */
+    public int midsOf(Exchange exchange) {
+        Keys k = exchange.get(KEYS);
+        return k == null ? 0 : k.mids.size();
+    }
+
     /** Removes every registration of the exchange. */
     public void remove(Exchange exchange) {
         Keys k = exchange.get(KEYS);

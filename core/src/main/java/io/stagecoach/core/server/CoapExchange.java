@@ -38,13 +38,36 @@ public final class CoapExchange {
     private final Resource resource;
     private final ExchangeResponder responder;
     private final AtomicInteger state = new AtomicInteger(OPEN);
+    private final int observeSeq;
+    private final boolean notification;
     private volatile Map<String, String> query;
 
     public CoapExchange(Exchange exchange, Resource resource, ExchangeResponder responder) {
+        this(exchange, resource, responder, -1, false);
+    }
+
+    /**
+     * @param observeSeq the Observe value a 2.xx answer carries (RFC 7641 §4.4): the resource's
+     *        sequence number for an accepted registration or a notification; -1 for none
+     * @param notification whether this is a handler run for a notification of an established
+     *        relation rather than an answer to a request that just arrived
+     */
+    CoapExchange(Exchange exchange, Resource resource, ExchangeResponder responder, int observeSeq,
+            boolean notification) {
         this.exchange = Objects.requireNonNull(exchange, "exchange");
         this.request = exchange.request();
         this.resource = resource;
         this.responder = Objects.requireNonNull(responder, "responder");
+        this.observeSeq = observeSeq;
+        this.notification = notification;
+    }
+
+    /**
+     * Whether the handler runs to produce an observe notification (RFC 7641 §4.2) rather than to
+     * answer a fresh request. The request is then the registration; the answer goes to the observer.
+     */
+    public boolean isNotification() {
+        return notification;
     }
 
     // --- the request -----------------------------------------------------------------------------
@@ -135,7 +158,7 @@ public final class CoapExchange {
 
     /** Responds with {@code code} and no payload. */
     public void respond(Code code) {
-        send(Response.forRequest(request, code));
+        send(code, Response.forRequest(request, code));
     }
 
     /** Responds 2.05 Content with {@code text} as text/plain;charset=utf-8 (Content-Format 0). */
@@ -152,24 +175,29 @@ public final class CoapExchange {
     public void respond(Code code, byte[] payload, int contentFormat) {
         Response.Builder b = Response.forRequest(request, code).payload(payload);
         b.options().contentFormat(contentFormat);
-        send(b);
+        send(code, b);
     }
 
     /** Responds {@code code} after {@code spec} set payload and options (see {@link ResponseSpec}). */
     public void respond(Code code, Consumer<ResponseSpec> spec) {
         Response.Builder b = Response.forRequest(request, code);
         spec.accept(new ResponseSpec(b));
-        send(b);
+        send(code, b);
     }
 
     /** Responds with the builder's message; its token and peer are replaced by the request's. */
     public void respond(Response.Builder response) {
-        send(response);
+        send(null, response);
     }
 
     /** Responds with {@code response}; its token and peer are replaced by the request's. */
     public void respond(Response response) {
         Response r = response.withToken(request.token()).withPeer(exchange.peer());
+        if (observeSeq >= 0 && r.code().isSuccess()) {
+            Response.Builder b = r.newBuilder();
+            b.options().observe(observeSeq);
+            r = b.build();
+        }
         finish();
         responder.respond(exchange, r);
     }
@@ -182,7 +210,9 @@ public final class CoapExchange {
         if (!state.compareAndSet(OPEN, ACCEPTED)) {
             throw new IllegalStateException("exchange already " + stateName() + ": " + exchange);
         }
-        responder.accept(exchange);
+        if (!notification) { // a notification answers no request: there is nothing to acknowledge
+            responder.accept(exchange);
+        }
     }
 
     /** Answers with a RST instead of a response. IllegalStateException if already accepted or answered. */
@@ -219,9 +249,19 @@ public final class CoapExchange {
         return false;
     }
 
-    private void send(Response.Builder b) {
+    /** @param code the response code when the caller knows it (saves a second build for Observe) */
+    private void send(Code code, Response.Builder b) {
+        b.token(request.token()).peer(exchange.peer());
+        if (observeSeq >= 0 && code != null && code.isSuccess()) {
+            b.options().observe(observeSeq); // set here, at the resource, in changed() order (Lanter §5.4)
+        }
         // build before marking answered: a builder that throws leaves the exchange open for the 5.00
-        Response r = b.token(request.token()).peer(exchange.peer()).build();
+        Response r = b.build();
+        if (observeSeq >= 0 && code == null && r.code().isSuccess()) {
+            Response.Builder o = r.newBuilder();
+            o.options().observe(observeSeq);
+            r = o.build();
+        }
         finish();
         responder.respond(exchange, r);
     }

@@ -1,6 +1,7 @@
 package io.stagecoach.core.server;
 
 import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.Type;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -35,6 +36,8 @@ public class CoapResource implements Resource {
     private volatile Executor executor;
     private volatile boolean visible = true;
     private volatile boolean observable;
+    private volatile Type observeType = Type.CON;
+    private final ObserverSet observers = new ObserverSet(this);
     private volatile int[] declaredFormats;
 
     /**
@@ -109,6 +112,7 @@ public class CoapResource implements Resource {
         Resource replaced = children.put(child.name(), child);
         if (replaced != null && replaced != child) {
             replaced.setParent(null);
+            removed(replaced);
         }
         treeChanged();
     }
@@ -120,7 +124,18 @@ public class CoapResource implements Resource {
         }
         child.setParent(null);
         treeChanged();
+        removed(child);
         return true;
+    }
+
+    /** A resource taken out of the tree is gone for its observers: 4.04 to each (RFC 7641 §3.2). */
+    private static void removed(Resource gone) {
+        if (gone instanceof CoapResource c) {
+            c.clearAndNotifyObservers(Code.NOT_FOUND);
+            for (Resource child : c.children()) {
+                removed(child);
+            }
+        }
     }
 
     /** Adds each resource as a child (see {@link #addChild(Resource)}); returns this. */
@@ -346,6 +361,61 @@ public class CoapResource implements Resource {
     @Override
     public boolean isObservable() {
         return observable;
+    }
+
+    // --- observe (RFC 7641) ---------------------------------------------------------------------
+
+    /**
+     * Notifies every observer: runs the GET (or FETCH) handler once per observe relation, and its
+     * 2.xx answer goes to that observer as a notification carrying the next sequence number.
+     * Numbers are assigned here, in the order of {@code changed()} calls (RFC 7641 §4.4). An
+     * answer other than 2.xx ends the relation after a final CON notification without Observe.
+     * {@link CoapExchange#isNotification()} tells a handler which kind of run it is in.
+     */
+    public void changed() {
+        observers.changed();
+    }
+
+    /** Observe relations of this resource. */
+    public int observerCount() {
+        return observers.size();
+    }
+
+    /**
+     * Message type of notifications: CON (the default) or NON. NON notifications still go CON every
+     * OBSERVE_CON_EVERY notifications and OBSERVE_CON_INTERVAL (RFC 7641 §4.5).
+     */
+    public CoapResource setObserveType(Type type) {
+        if (type != Type.CON && type != Type.NON) {
+            throw new IllegalArgumentException("notifications are CON or NON, not " + type);
+        }
+        this.observeType = type;
+        return this;
+    }
+
+    public Type getObserveType() {
+        return observeType;
+    }
+
+    /**
+     * Sends every observer a final CON notification with {@code code} and no Observe, and forgets
+     * them (RFC 7641 §3.2), e.g. {@code NOT_FOUND} when the resource goes away (done by removal
+     * from the tree) or {@code NOT_ACCEPTABLE} when its Content-Format changed.
+     */
+    public void clearAndNotifyObservers(Code code) {
+        if (code.isSuccess()) {
+            throw new IllegalArgumentException("a final notification has an error code, not " + code);
+        }
+        observers.clearAndNotify(code);
+    }
+
+    /** Forgets every observer without telling it; it learns on re-registration (plugtest TD_COAP_OBS_04). */
+    public void clearObservers() {
+        observers.clear();
+    }
+
+    ObserverSet observers() {
+        return observers;
     }
 
     /** Marks the resource observable and advertises the {@code obs} flag (RFC 7641 §6). */

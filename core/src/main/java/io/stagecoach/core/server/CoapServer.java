@@ -57,9 +57,12 @@ public final class CoapServer {
             tree.root().setExecutor(b.resourceExecutor());
         }
         WellKnownCoreResource.install(tree.root());
+        ObserverBudget budget = new ObserverBudget(endpoints.isEmpty() ? CoapConfig.OBSERVE_MAX_OBSERVERS.defaultValue()
+                : endpoints.get(0).config().get(CoapConfig.OBSERVE_MAX_OBSERVERS));
         for (CoapEndpoint endpoint : endpoints) {
             long maxAge = endpoint.config().get(CoapConfig.OVERLOAD_MAX_AGE).toSeconds();
             ServerMessageDeliverer deliverer = new ServerMessageDeliverer(tree, new EndpointResponder(endpoint), maxAge);
+            deliverer.observeLimits(endpoint.config().get(CoapConfig.OBSERVE_MAX_OBSERVERS_PER_RESOURCE), budget);
             endpoint.setMessageDeliverer(deliverer);
             deliverers.add(deliverer);
         }

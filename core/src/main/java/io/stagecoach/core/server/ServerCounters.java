@@ -10,6 +10,8 @@ public final class ServerCounters {
     final LongAdder notAcceptable = new LongAdder();
     final LongAdder rejectedOverload = new LongAdder();
     final LongAdder handlerErrors = new LongAdder();
+    final LongAdder observeRejected = new LongAdder();
+    final LongAdder notificationsSkipped = new LongAdder();
 
     /** Requests that reached the resource stage. */
     public long delivered() {
@@ -36,9 +38,23 @@ public final class ServerCounters {
         return handlerErrors.sum();
     }
 
+    /**
+     * Observe registrations served as plain GETs because OBSERVE_MAX_OBSERVERS_PER_RESOURCE or
+     * OBSERVE_MAX_OBSERVERS was reached (RFC 7641 §4.1).
+     */
+    public long observeRejected() {
+        return observeRejected.sum();
+    }
+
+    /** Notifications not produced because the resource's executor refused the handler run. */
+    public long notificationsSkipped() {
+        return notificationsSkipped.sum();
+    }
+
     @Override
     public String toString() {
         return "ServerCounters[delivered=" + delivered() + " notFound=" + notFound() + " notAcceptable="
-                + notAcceptable() + " rejectedOverload=" + rejectedOverload() + " handlerErrors=" + handlerErrors() + "]";
+                + notAcceptable() + " rejectedOverload=" + rejectedOverload() + " handlerErrors=" + handlerErrors()
+                + " observeRejected=" + observeRejected() + "]";
     }
 }

@@ -3,8 +3,10 @@ package io.stagecoach.core.server;
 import io.stagecoach.core.coap.Code;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
+import io.stagecoach.core.config.CoapConfig;
 import io.stagecoach.core.network.Exchange;
 import io.stagecoach.core.network.stack.LayerStack;
+import io.stagecoach.core.network.stack.ObserveRelation;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Objects;
@@ -25,6 +27,10 @@ import org.slf4j.LoggerFactory;
  *       the calling protocol thread (fast, but a blocking handler stalls the endpoint).
  *   <li>The executor refuses the task (bounded and full): 5.03 Service Unavailable with Max-Age
  *       (RFC 7252 §5.9.3.4) so clients back off, counted in {@link ServerCounters#rejectedOverload()}.
+ *   <li>A registration (GET/FETCH Observe=0, RFC 7641 §4.1) on an observable {@link CoapResource}
+ *       within OBSERVE_MAX_OBSERVERS_PER_RESOURCE and the server's OBSERVE_MAX_OBSERVERS is
+ *       accepted: its 2.xx answer carries the resource's sequence number. Beyond a limit it is
+ *       served as a plain GET, counted in {@link ServerCounters#observeRejected()}.
  *   <li>The handler throws: 5.00 Internal Server Error with "ExceptionClass: message" cut to
  *       {@value #MAX_DIAGNOSTIC_BYTES} bytes (RFC 7252 §5.5.2 diagnostic payload), a WARN log, and
  *       the server carries on.
@@ -46,6 +52,9 @@ public final class ServerMessageDeliverer implements LayerStack.Inbox {
     private final ExchangeResponder responder;
     private final long overloadMaxAge;
     private final ServerCounters counters = new ServerCounters();
+    private volatile ObserverBudget observerBudget =
+            new ObserverBudget(CoapConfig.OBSERVE_MAX_OBSERVERS.defaultValue());
+    private volatile int maxObserversPerResource = CoapConfig.OBSERVE_MAX_OBSERVERS_PER_RESOURCE.defaultValue();
 
     public ServerMessageDeliverer(ResourceTree tree, ExchangeResponder responder) {
         this(tree, responder, DEFAULT_OVERLOAD_MAX_AGE);
@@ -65,6 +74,20 @@ public final class ServerMessageDeliverer implements LayerStack.Inbox {
         return counters;
     }
 
+    /** Observe limits; the server shares one budget among the deliverers of its endpoints. */
+    void observeLimits(int perResource, ObserverBudget budget) {
+        if (perResource < 1) {
+            throw new IllegalArgumentException("observers per resource must be at least 1, got " + perResource);
+        }
+        this.maxObserversPerResource = perResource;
+        this.observerBudget = budget;
+    }
+
+    /** Observe relations the server's budget holds (all resources, all endpoints sharing it). */
+    public int observers() {
+        return observerBudget.used();
+    }
+
     public ResourceTree tree() {
         return tree;
     }
@@ -78,12 +101,12 @@ public final class ServerMessageDeliverer implements LayerStack.Inbox {
             responder.respond(exchange, answer(exchange, request, Code.NOT_FOUND).build());
             return;
         }
-        CoapExchange cx = new CoapExchange(exchange, resource, responder);
         if (!resource.isAcceptable(request.options().accept())) {
             counters.notAcceptable.increment();
-            cx.respond(Code.NOT_ACCEPTABLE);
+            new CoapExchange(exchange, resource, responder).respond(Code.NOT_ACCEPTABLE);
             return;
         }
+        CoapExchange cx = new CoapExchange(exchange, resource, responder, register(exchange, resource), false);
         Executor executor = resource.effectiveExecutor();
         if (executor == null) {
             invoke(resource, cx);
@@ -97,6 +120,36 @@ public final class ServerMessageDeliverer implements LayerStack.Inbox {
             Response.Builder b = answer(exchange, request, Code.SERVICE_UNAVAILABLE);
             b.options().maxAge(overloadMaxAge);
             cx.respondIfOpen(b.build());
+        }
+    }
+
+    /** Accepts an observe registration if it is one and fits; returns its sequence number or -1. */
+    private int register(Exchange exchange, Resource resource) {
+        ObserveRelation relation = ObserveRelation.of(exchange);
+        if (relation == null || !(resource instanceof CoapResource c) || !c.isObservable()) {
+            return -1;
+        }
+        int seq = c.observers().tryAdd(relation, this, responder, maxObserversPerResource, observerBudget);
+        if (seq < 0) {
+            counters.observeRejected.increment();
+        } else {
+            relation.setNotificationType(c.getObserveType());
+        }
+        return seq;
+    }
+
+    /** Runs the handler of {@code resource} for one notification of {@code observer} (RFC 7641 §4.2). */
+    void notify(CoapResource resource, ObserverSet.Observer observer, int seq) {
+        CoapExchange cx = new CoapExchange(observer.relation().exchange(), resource, observer.responder(), seq, true);
+        Executor executor = resource.effectiveExecutor();
+        if (executor == null) {
+            invoke(resource, cx);
+            return;
+        }
+        try {
+            executor.execute(() -> invoke(resource, cx));
+        } catch (RejectedExecutionException e) {
+            counters.notificationsSkipped.increment(); // the next change notifies again
         }
     }
 

@@ -38,8 +38,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       size, else the exchange fails with {@link CoapException}. An error response to a
  *       follow-up ends the transfer and reaches the application as it is.</li>
  *   <li>Requests the application already made block-wise by hand (Block2 NUM &gt; 0) pass untouched.</li>
- *   <li>Observe hook: a notification with Block2 M=1 is passed up as it is; fetching its other
- *       blocks is the observe layer's job (it owns the relation's token).</li>
+ *   <li>Observe hook: a notification with Block2 M=1 is passed up as it is; the observe layer
+ *       fetches its other blocks on a follow-up exchange marked with {@link #CONTINUE_FROM}, whose
+ *       transfer this class runs from block 1 on.</li>
  * </ul>
  */
 final class BlockwiseClient {
@@ -56,6 +57,12 @@ final class BlockwiseClient {
     }
 
     static final Exchange.Slot<Transfer> TRANSFER = new Exchange.Slot<>("blockwise-client", Transfer.class);
+
+    /**
+     * Set by {@link ObserveBlockFetcher} on a follow-up exchange: the first block of a notification
+     * that the exchange's transfer continues from (block 1 on).
+     */
+    static final Exchange.Slot<Response> CONTINUE_FROM = new Exchange.Slot<>("blockwise-continue-from", Response.class);
 
     private static final int MAX_RESTARTS = 2;
 
@@ -74,6 +81,12 @@ final class BlockwiseClient {
     }
 
     void send(LayerContext ctx, Exchange exchange, Request request) {
+        Response first = exchange.get(CONTINUE_FROM);
+        if (first != null) {
+            exchange.set(CONTINUE_FROM, null);
+            continueDownload(ctx, exchange, first);
+            return;
+        }
         BlockOption early = request.options().block1();
         int length = request.payloadLength();
         if (early != null && early.num() == 0 && length > 0) {
@@ -132,6 +145,24 @@ final class BlockwiseClient {
         Request.Builder next = exchange.request().newBuilder().payload(new byte[0]).type(exchange.request().type())
                 .mid(-1).token(exchange.currentRequest().token());
         next.options().remove(OptionNumber.BLOCK1).remove(OptionNumber.SIZE1).remove(OptionNumber.OBSERVE)
+                .block2(BlockOption.of((int) (t.download.size() >> (b2.szx() + 4)), false, b2.szx()));
+        sendNext(ctx, exchange, next.build());
+    }
+
+    /** Starts a download whose block 0 arrived elsewhere (an observe notification, RFC 7959 §2.6). */
+    private void continueDownload(LayerContext ctx, Exchange exchange, Response first) {
+        Transfer t = transfer(exchange);
+        BlockOption b2 = first.options().block2();
+        long size2 = first.options().size2();
+        if (size2 > settings.maxBodySize() || first.payloadLength() > settings.maxBodySize()) {
+            tooLarge(exchange, Math.max(size2, first.payloadLength()));
+            return;
+        }
+        t.download = new ByteArrayOutputStream();
+        t.etag = etag(first);
+        t.download.write(first.payload(), 0, first.payloadLength());
+        Request.Builder next = exchange.request().newBuilder().mid(-1);
+        next.options().remove(OptionNumber.OBSERVE)
                 .block2(BlockOption.of((int) (t.download.size() >> (b2.szx() + 4)), false, b2.szx()));
         sendNext(ctx, exchange, next.build());
     }

@@ -46,6 +46,9 @@ public final class ReliabilityLayer extends AbstractLayer {
         RetransmissionTimer timer;
         Cancellable retransmission;
         int inFlightMid = -1;
+        /** The CON in flight is an observe notification: its ACK must not end the relation's exchange. */
+        boolean inFlightNotification;
+        boolean cancelHooked;
         boolean requestAcked;
         boolean holdsNstart;
         Cancellable separateAck;
@@ -120,6 +123,12 @@ public final class ReliabilityLayer extends AbstractLayer {
     public void receiveEmpty(LayerContext ctx, Exchange exchange, EmptyMessage message) {
         State s = exchange.get(STATE);
         if (s == null || message.mid() != s.inFlightMid) {
+            if (!exchange.isLocal() && message.type() == Type.RST) {
+                // A RST for an earlier NON notification of an observe relation (RFC 7641 §3.6):
+                // the observe layer above decides.
+                ctx.receiveEmpty(exchange, message);
+                return;
+            }
             ctx.services().counters().increment(Counter.UNMATCHED);
             return;
         }
@@ -128,7 +137,7 @@ public final class ReliabilityLayer extends AbstractLayer {
             if (exchange.isLocal()) {
                 // An empty ACK ends the outstanding interaction (RFC 7252 §4.7); the response follows.
                 releaseNstart(ctx, exchange, s);
-            } else {
+            } else if (!s.inFlightNotification) {
                 exchange.complete(); // our separate response was acknowledged
             }
         } else if (message.type() == Type.RST) {
@@ -191,9 +200,16 @@ public final class ReliabilityLayer extends AbstractLayer {
         exchange.setCurrentResponse(r);
         ctx.sendResponse(exchange, r);
         if (r.type() == Type.CON) {
-            startRetransmission(ctx, exchange, s, exchange.currentResponse(),
-                    () -> ctx.sendResponse(exchange, exchange.currentResponse()));
-        } else if (!r.options().has(io.stagecoach.core.coap.OptionNumber.OBSERVE) || !r.code().isSuccess()) {
+            // The resend sends whatever is the current response: the observe layer may have replaced
+            // an unacknowledged notification by a newer one (RFC 7641 §4.5.2), which then inherits
+            // this retransmission state and gets its own MID from the outbox.
+            startRetransmission(ctx, exchange, s, exchange.currentResponse(), () -> {
+                ctx.sendResponse(exchange, exchange.currentResponse());
+                s.inFlightMid = exchange.currentResponse().mid();
+                s.inFlightNotification = isNotification(exchange.currentResponse());
+            });
+            s.inFlightNotification = isNotification(exchange.currentResponse());
+        } else if (!isNotification(r)) {
             // Piggybacked or NON: the exchange is done once the message is out. Notifications of an
             // observe relation keep it open; the observe layer ends it.
             exchange.complete();
@@ -212,10 +228,16 @@ public final class ReliabilityLayer extends AbstractLayer {
         s.timer = peer.startExchange(now, ctx.services().random());
         s.inFlightMid = sent.mid();
         schedule(ctx, exchange, s, s.timer.timeoutNanos(), resend);
-        if (s.retransmission != null) {
-            Cancellable task = s.retransmission;
-            exchange.whenComplete(() -> cancel(s.retransmission != null ? s.retransmission : task));
+        if (!s.cancelHooked) {
+            // Once per exchange: an observe relation sends many CON notifications on one exchange.
+            s.cancelHooked = true;
+            exchange.whenComplete(() -> cancel(s.retransmission));
         }
+    }
+
+    /** A 2.xx response with Observe: a notification, which keeps its relation's exchange open (RFC 7641 §3.2). */
+    private static boolean isNotification(Response r) {
+        return r.code().isSuccess() && r.options().has(io.stagecoach.core.coap.OptionNumber.OBSERVE);
     }
 
     private void schedule(LayerContext ctx, Exchange exchange, State s, long timeoutNanos, Runnable resend) {
