@@ -1,6 +1,8 @@
 package io.stagecoach.examples;
 
 import io.stagecoach.core.Version;
+import io.stagecoach.examples.cli.ClientCommand;
+import io.stagecoach.examples.cli.ServerCommand;
 import java.io.PrintStream;
 import java.util.Arrays;
 
@@ -33,6 +35,10 @@ public final class Launcher {
                 return 0;
             case "demo":
                 return Demo.run(rest, out, err);
+            case "server":
+                return ServerCommand.run(rest, out, err);
+            case "client":
+                return ClientCommand.run(rest, System.in, out, err);
             default:
                 err.println("stagecoach: unknown command '" + cmd + "'; try './stagecoach help'");
                 return 2;
@@ -47,8 +53,10 @@ public final class Launcher {
                 "  help      this text",
                 "  version   the Stagecoach and Java versions",
                 "  demo      start an example server in-process, run a scripted client tour, stop",
-                "",
-                "Later commands (server, client, bench, cc-sim) arrive with their issues.",
+                "  server    the plugtest server in the foreground (./stagecoach server --help)",
+                "  client    a coap-client-like command-line client (./stagecoach client --help)",
+                "  bench     benchmarks (benchmark-tool)",
+                "  cc-sim    congestion-control simulation (benchmark-tool)",
                 "");
     }
 }

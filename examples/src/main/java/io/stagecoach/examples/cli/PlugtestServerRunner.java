@@ -1,0 +1,155 @@
+package io.stagecoach.examples.cli;
+
+import io.stagecoach.core.config.CoapConfig;
+import io.stagecoach.core.config.ConfigDocsMain;
+import io.stagecoach.core.network.CoapEndpoint;
+import io.stagecoach.core.server.CoapServer;
+import io.stagecoach.elements.Connector;
+import io.stagecoach.elements.config.Configuration;
+import io.stagecoach.elements.config.ModuleDefinitions;
+import io.stagecoach.elements.config.UdpConfig;
+import io.stagecoach.elements.netty.NettyUdpConnector;
+import io.stagecoach.elements.time.RealTimeScheduler;
+import io.stagecoach.elements.udp.UdpConnector;
+import io.stagecoach.elements.udp.UdpConnectorConfig;
+import io.stagecoach.examples.plugtest.Plugtest;
+import java.io.IOException;
+import java.net.Inet6Address;
+import java.net.InetSocketAddress;
+
+/**
+ * A running plugtest server as {@code ./stagecoach server} starts it: the configuration (file,
+ * then flags), one endpoint on the chosen connector, one real-time scheduler shared by endpoint and
+ * resources. {@link #close()} releases all of it and is idempotent (the shutdown hook and the
+ * signal path may both call it).
+ */
+final class PlugtestServerRunner implements AutoCloseable {
+
+    private final RealTimeScheduler scheduler;
+    private final CoapServer server;
+    private final Plugtest plugtest;
+    private final String connectorName;
+    private final Configuration config;
+    private boolean closed;
+
+    private PlugtestServerRunner(RealTimeScheduler scheduler, CoapServer server, Plugtest plugtest,
+            String connectorName, Configuration config) {
+        this.scheduler = scheduler;
+        this.server = server;
+        this.plugtest = plugtest;
+        this.connectorName = connectorName;
+        this.config = config;
+    }
+
+    /**
+     * Builds and starts the server.
+     *
+     * @throws IOException when the config file cannot be read
+     * @throws IllegalArgumentException for a bad configuration value (the message names the key)
+     * @throws java.io.UncheckedIOException when the port cannot be bound
+     */
+    static PlugtestServerRunner start(ServerOptions o) throws IOException {
+        Configuration config = configuration(o);
+        InetSocketAddress bind = o.bind == null ? new InetSocketAddress(o.port) : new InetSocketAddress(o.bind, o.port);
+        UdpConnectorConfig udp = UdpConnector.builder().bindAddress(bind)
+                .receiverThreads(config.get(UdpConfig.RECEIVER_THREADS))
+                .senderThreads(config.get(UdpConfig.SENDER_THREADS))
+                .outboundQueueCapacity(config.get(UdpConfig.OUTBOUND_QUEUE_CAPACITY))
+                .maxDatagramSize(config.get(UdpConfig.MAX_DATAGRAM_SIZE))
+                .receiveBufferSize(config.get(UdpConfig.RECEIVE_BUFFER))
+                .sendBufferSize(config.get(UdpConfig.SEND_BUFFER))
+                .buildConfig();
+        Connector connector;
+        String name;
+        if (o.connector.equals("epoll")) {
+            connector = new NettyUdpConnector(udp);
+            name = NettyUdpConnector.isEpollAvailable() ? "epoll" : "netty-nio (epoll unavailable)";
+        } else {
+            connector = udp.newBuilder().build();
+            name = "udp";
+        }
+        RealTimeScheduler scheduler = new RealTimeScheduler();
+        Plugtest plugtest = null;
+        CoapServer server = null;
+        try {
+            CoapEndpoint endpoint = CoapEndpoint.builder().connector(connector).config(config).scheduler(scheduler).build();
+            server = CoapServer.builder().endpoint(endpoint).build();
+            plugtest = Plugtest.builder().scheduler(scheduler).notifyPeriod(o.notifyPeriod).build().installOn(server);
+            server.start();
+            return new PlugtestServerRunner(scheduler, server, plugtest, name, config);
+        } catch (RuntimeException e) {
+            if (server != null) {
+                server.destroy();
+            }
+            if (plugtest != null) {
+                plugtest.close();
+            }
+            scheduler.close();
+            throw e;
+        }
+    }
+
+    /** File first, then system properties {@code stagecoach.<key>}, then the flags. */
+    static Configuration configuration(ServerOptions o) throws IOException {
+        Configuration.Builder b = Configuration.builder(ConfigDocsMain.ALL.groups().toArray(new ModuleDefinitions[0]));
+        if (o.config != null) {
+            b.loadFile(o.config);
+        }
+        b.applySystemProperties();
+        Configuration fromFile = b.build();
+        // The plugtest's 64-byte blocks unless the file chose a block size and no flag overrides it.
+        if (o.blockSizeGiven || !fromFile.isSet(CoapConfig.BLOCKWISE_PREFERRED_BLOCK_SIZE)) {
+            Plugtest.blockSize(b, o.blockSize);
+        }
+        if (o.receivers > 0) {
+            b.set(UdpConfig.RECEIVER_THREADS, o.receivers);
+        }
+        if (o.senders > 0) {
+            b.set(UdpConfig.SENDER_THREADS, o.senders);
+        }
+        if (o.protocolThreads >= 0) {
+            b.set(CoapConfig.PROTOCOL_THREADS, o.protocolThreads);
+        }
+        return b.build();
+    }
+
+    /** {@code listening on coap://ADDR:PORT (connector NAME, ...)} with the bound port. */
+    String readyLine() {
+        InetSocketAddress a = server.addresses().get(0);
+        String host = a.getAddress().getHostAddress();
+        if (a.getAddress() instanceof Inet6Address) {
+            // Compressed forms for the two addresses people type (RFC 5952); others as the JDK prints them.
+            host = "[" + (a.getAddress().isAnyLocalAddress() ? "::" : a.getAddress().isLoopbackAddress() ? "::1" : host) + "]";
+        }
+        return "listening on coap://" + host + ":" + a.getPort() + " (connector " + connectorName
+                + ", receivers " + config.get(UdpConfig.RECEIVER_THREADS)
+                + ", senders " + config.get(UdpConfig.SENDER_THREADS)
+                + ", protocol threads " + config.get(CoapConfig.PROTOCOL_THREADS)
+                + ", block size " + config.get(CoapConfig.BLOCKWISE_PREFERRED_BLOCK_SIZE)
+                + ", notify every " + plugtest.notifyPeriod().toMillis() + " ms)";
+    }
+
+    CoapServer server() {
+        return server;
+    }
+
+    int port() {
+        return server.getPort();
+    }
+
+    /** Observe relations of the top-level resource {@code name} (for tests). */
+    int observers(String name) {
+        return ((io.stagecoach.core.server.CoapResource) server.getRoot().child(name)).observerCount();
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        server.destroy();
+        plugtest.close();
+        scheduler.close();
+    }
+}

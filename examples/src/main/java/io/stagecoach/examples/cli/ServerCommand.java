@@ -1,0 +1,65 @@
+package io.stagecoach.examples.cli;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code ./stagecoach server}: the plugtest server in the foreground. Prints exactly one line,
+ * {@code listening on coap://ADDR:PORT (connector ...)}, to {@code out} once bound; logs go to
+ * stderr (logback). SIGINT and SIGTERM stop it cleanly and the command returns 0.
+ *
+ * <p>The shutdown hook destroys the server and halts with status 0: a JVM ended by a signal
+ * otherwise exits with 128 + the signal number (143 for SIGTERM). Runs until a signal, so only
+ * the launcher calls it; tests start the server through {@code PlugtestServerRunner}.
+ */
+public final class ServerCommand {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ServerCommand.class);
+
+    private ServerCommand() {
+    }
+
+    /** Runs until SIGINT/SIGTERM; returns the exit status (0, or 2 for bad options or a failed start). */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        ServerOptions options;
+        try {
+            options = ServerOptions.parse(args);
+        } catch (UsageException e) {
+            err.println("stagecoach server: " + e.getMessage());
+            return 2;
+        }
+        if (options.help) {
+            out.print(ServerOptions.usage());
+            return 0;
+        }
+        PlugtestServerRunner runner;
+        try {
+            runner = PlugtestServerRunner.start(options);
+        } catch (IOException | UncheckedIOException | IllegalArgumentException | IllegalStateException e) {
+            err.println("stagecoach server: cannot start: " + e.getMessage());
+            return 2;
+        }
+        // SIGINT/SIGTERM start the JVM's shutdown, which runs this hook: stop everything, then
+        // halt with 0 (the JVM would otherwise exit with 128 + the signal number, e.g. 143).
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            LOG.info("signal received, stopping");
+            runner.close();
+            out.flush();
+            err.flush();
+            Runtime.getRuntime().halt(0);
+        }, "stagecoach-server-shutdown"));
+        out.println(runner.readyLine());
+        out.flush();
+        try {
+            new CountDownLatch(1).await(); // the main thread has nothing more to do: the hook ends the process
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        runner.close();
+        return 0;
+    }
+}

@@ -1,0 +1,87 @@
+package io.stagecoach.examples.cli;
+
+import io.stagecoach.examples.plugtest.Plugtest;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * The options of {@code ./stagecoach server}; values not given stay unset ({@code null} or -1) so
+ * that a {@code --config} file's settings apply, and flags override the file.
+ */
+final class ServerOptions {
+
+    static final int DEFAULT_PORT = 5683;
+
+    int port = DEFAULT_PORT;
+    InetAddress bind;
+    String connector = "udp";
+    int receivers = -1;
+    int senders = -1;
+    int protocolThreads = -1;
+    Duration notifyPeriod = Plugtest.DEFAULT_NOTIFY_PERIOD;
+    int blockSize = Plugtest.DEFAULT_BLOCK_SIZE;
+    boolean blockSizeGiven;
+    Path config;
+    boolean help;
+
+    static String usage() {
+        return String.join("\n",
+                "usage: ./stagecoach server [options]",
+                "  the plugtest server (shared/conformance/plugtest-resources.md) plus /benchmark, /count, /fibonacci",
+                "  --port N                UDP port, 0 = any free one (default 5683)",
+                "  --bind ADDR             address to bind (default: every interface)",
+                "  --connector udp|epoll   JDK UDP sockets, or Netty's native epoll transport (default udp)",
+                "  --receivers N           receiver threads of the connector",
+                "  --senders N             sender threads of the connector",
+                "  --protocol-threads N    protocol stage threads; 0 runs it on the receive thread",
+                "  --notify-ms MS          period of the observable resources' changes (default 5000)",
+                "  --block-size BYTES      block size and maximum message size, 16..1024 (default 64)",
+                "  --config FILE           properties file with configuration keys (docs/configuration.md)",
+                "Prints 'listening on coap://ADDR:PORT (connector ...)' when ready; SIGINT/SIGTERM stop it (exit 0).",
+                "");
+    }
+
+    static ServerOptions parse(String[] args) throws UsageException {
+        ServerOptions o = new ServerOptions();
+        ArgCursor c = new ArgCursor(args);
+        while (c.hasNext()) {
+            String flag = c.nextFlag();
+            switch (flag) {
+                case "-h", "--help" -> o.help = true;
+                case "--port" -> o.port = c.intValue(0, 65535);
+                case "--bind" -> o.bind = address(c.value());
+                case "--connector" -> {
+                    o.connector = c.value();
+                    if (!o.connector.equals("udp") && !o.connector.equals("epoll")) {
+                        throw new UsageException("--connector must be udp or epoll, got '" + o.connector + "'");
+                    }
+                }
+                case "--receivers" -> o.receivers = c.intValue(1, 64);
+                case "--senders" -> o.senders = c.intValue(1, 64);
+                case "--protocol-threads" -> o.protocolThreads = c.intValue(0, 1024);
+                case "--notify-ms" -> o.notifyPeriod = Duration.ofMillis(c.intValue(1, Integer.MAX_VALUE));
+                case "--block-size" -> {
+                    o.blockSize = c.intValue(16, 1024);
+                    o.blockSizeGiven = true;
+                    if (Integer.bitCount(o.blockSize) != 1) {
+                        throw new UsageException("--block-size must be a power of two 16..1024, got " + o.blockSize);
+                    }
+                }
+                case "--config" -> o.config = Path.of(c.value());
+                default -> throw new UsageException("unknown option '" + flag + "'; try './stagecoach server --help'");
+            }
+        }
+        return o;
+    }
+
+    private static InetAddress address(String text) throws UsageException {
+        String literal = text.startsWith("[") && text.endsWith("]") ? text.substring(1, text.length() - 1) : text;
+        try {
+            return InetAddress.getByName(literal);
+        } catch (UnknownHostException e) {
+            throw new UsageException("--bind: unknown address '" + text + "'");
+        }
+    }
+}

@@ -1,0 +1,144 @@
+package io.stagecoach.examples.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.stagecoach.core.config.CoapConfig;
+import io.stagecoach.elements.config.Configuration;
+import io.stagecoach.elements.config.UdpConfig;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code ./stagecoach server}: the real thing in a child JVM (ready line, serving, SIGTERM exit 0),
+ * and its option and configuration handling in-process.
+ */
+class ServerCommandTest {
+
+    private static final Pattern READY = Pattern.compile("listening on coap://127\\.0\\.0\\.1:(\\d+) \\(connector udp, .*\\)");
+
+    @Test
+    void childJvmPrintsOneReadyLineServesAndExitsZeroOnSigterm(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("out");
+        Path err = dir.resolve("err");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        // The shipped logback.xml (stderr), not a test-jar's logback-test.xml.
+        String logback = Path.of(ServerCommandTest.class.getResource("/logback.xml").toURI()).toString();
+        Process p = new ProcessBuilder(java, "-Dlogback.configurationFile=" + logback, "-cp", System.getProperty("java.class.path"),
+                "io.stagecoach.examples.Launcher", "server", "--port", "0", "--bind", "127.0.0.1", "--notify-ms", "200")
+                .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        try {
+            p.getOutputStream().close();
+            // Bounded wait for the process to print its line (JVM start: a second or two).
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!Files.readString(out).contains("\n") && p.isAlive() && System.nanoTime() < deadline) {
+                p.waitFor(50, TimeUnit.MILLISECONDS);
+            }
+            String stdout = Files.readString(out);
+            Matcher m = READY.matcher(stdout.strip());
+            assertTrue(m.matches(), "ready line: " + stdout + "\nstderr: " + Files.readString(err));
+            CommandRun get = CommandRun.client("coap://127.0.0.1:" + m.group(1) + "/benchmark");
+            assertEquals("hello world\n", get.out(), get.toString());
+
+            p.destroy(); // SIGTERM
+            assertTrue(p.waitFor(15, TimeUnit.SECONDS), "server still running 15 s after SIGTERM");
+            assertEquals(0, p.exitValue(), "exit status after SIGTERM; stderr:\n" + Files.readString(err));
+            assertEquals(1, Files.readString(out).lines().count(), "exactly one line on stdout: " + Files.readString(out));
+            assertTrue(Files.readString(err).contains("signal received, stopping"), Files.readString(err));
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    @Test
+    void configFileIsLoadedAndFlagsOverrideIt(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("server.properties");
+        Files.writeString(file, "coap.blockwise.preferred-block-size=128\ncoap.blockwise.max-message-size=128\n"
+                + "udp.receiver-threads=3\n");
+        Configuration fromFile = PlugtestServerRunner.configuration(
+                ServerOptions.parse(new String[] {"--config", file.toString()}));
+        assertEquals(128, fromFile.get(CoapConfig.BLOCKWISE_PREFERRED_BLOCK_SIZE), "the file's block size stays");
+        assertEquals(3, fromFile.get(UdpConfig.RECEIVER_THREADS));
+
+        Configuration flags = PlugtestServerRunner.configuration(ServerOptions.parse(new String[] {
+            "--config", file.toString(), "--block-size", "32", "--receivers", "2", "--senders", "4", "--protocol-threads", "5"}));
+        assertEquals(32, flags.get(CoapConfig.BLOCKWISE_PREFERRED_BLOCK_SIZE));
+        assertEquals(32, flags.get(CoapConfig.BLOCKWISE_MAX_MESSAGE_SIZE));
+        assertEquals(2, flags.get(UdpConfig.RECEIVER_THREADS));
+        assertEquals(4, flags.get(UdpConfig.SENDER_THREADS));
+        assertEquals(5, flags.get(CoapConfig.PROTOCOL_THREADS));
+        assertEquals(0, PlugtestServerRunner.configuration(ServerOptions.parse(new String[] {"--protocol-threads", "0"}))
+                .get(CoapConfig.PROTOCOL_THREADS), "--protocol-threads 0: protocol stage inline on the receive thread");
+
+        Configuration plain = PlugtestServerRunner.configuration(ServerOptions.parse(new String[0]));
+        assertEquals(64, plain.get(CoapConfig.BLOCKWISE_PREFERRED_BLOCK_SIZE), "the plugtest's B = 64");
+        assertEquals(64, plain.get(CoapConfig.BLOCKWISE_MAX_MESSAGE_SIZE));
+    }
+
+    @Test
+    void badOptionsAndBadConfigExitTwoWithOneLine(@TempDir Path dir) throws Exception {
+        Path bad = dir.resolve("bad.properties");
+        Files.writeString(bad, "coap.no-such-key=1\n");
+        List<String[]> lines = List.of(
+                new String[] {"--port", "70000"},
+                new String[] {"--connector", "dpdk"},
+                new String[] {"--block-size", "48"},
+                new String[] {"--bogus"},
+                new String[] {"--port"},
+                new String[] {"--config", dir.resolve("missing.properties").toString(), "--port", "0"},
+                new String[] {"--config", bad.toString(), "--port", "0"});
+        for (String[] args : lines) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            int status = ServerCommand.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                    new PrintStream(err, true, StandardCharsets.UTF_8));
+            String seen = String.join(" ", args) + " -> exit " + status + ", stderr: " + err;
+            assertEquals(2, status, seen);
+            assertEquals("", out.toString(StandardCharsets.UTF_8), seen);
+            assertTrue(err.toString(StandardCharsets.UTF_8).startsWith("stagecoach server: "), seen);
+        }
+    }
+
+    @Test
+    void helpListsEveryFlag() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int status = ServerCommand.run(new String[] {"--help"}, new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+        assertEquals(0, status);
+        String help = out.toString(StandardCharsets.UTF_8);
+        for (String flag : List.of("--port", "--bind", "--connector", "--receivers", "--senders", "--protocol-threads",
+                "--notify-ms", "--block-size", "--config")) {
+            assertTrue(help.contains(flag), flag + " in\n" + help);
+        }
+    }
+
+    @Test
+    void readyLineShowsIpv6LiteralsInBrackets() throws Exception {
+        try (PlugtestServerRunner runner = PlugtestServerRunner.start(ServerOptions.parse(
+                new String[] {"--port", "0", "--bind", "::1"}))) {
+            assertTrue(runner.readyLine().startsWith("listening on coap://[::1]:" + runner.port() + " (connector udp"),
+                    runner.readyLine());
+            CommandRun get = CommandRun.client("coap://[::1]:" + runner.port() + "/benchmark");
+            assertEquals("hello world\n", get.out(), "IPv6 loopback: " + get);
+        }
+    }
+
+    @Test
+    void epollConnectorServesToo() throws Exception {
+        try (PlugtestServerRunner runner = PlugtestServerRunner.start(ServerOptions.parse(
+                new String[] {"--port", "0", "--bind", "127.0.0.1", "--connector", "epoll"}))) {
+            assertTrue(runner.readyLine().contains("(connector epoll") || runner.readyLine().contains("(connector netty-nio"),
+                    runner.readyLine());
+            CommandRun get = CommandRun.client("coap://127.0.0.1:" + runner.port() + "/benchmark");
+            assertEquals("hello world\n", get.out(), get.toString());
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package io.stagecoach.examples.plugtest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.stagecoach.core.client.CoapResponse;
+import io.stagecoach.core.coap.BlockOption;
+import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.Message;
+import io.stagecoach.core.coap.Response;
+import java.util.List;
+import java.util.Locale;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The block-wise resources (§3.5–3.8) with the plugtest's 64-byte blocks. */
+class PlugtestBlockResourcesTest {
+
+    private final PlugtestSim sim = new PlugtestSim();
+
+    PlugtestBlockResourcesTest() throws Exception {
+    }
+
+    @AfterEach
+    void close() {
+        sim.close();
+    }
+
+    @Test
+    void largeTextIsExactly1280BytesInTheDocumentsLayout() {
+        String[] lines = PlugtestText.LARGE.split("\n", -1);
+        assertEquals(1280, PlugtestText.LARGE.length());
+        assertEquals(21, lines.length, "20 lines and the empty rest after the last newline");
+        assertEquals("/" + "-".repeat(61) + "\\", lines[0]);
+        assertEquals("|                 RESOURCE BLOCK NO. 3 OF 5                   |", lines[9]);
+        assertEquals("|               [each line contains 64 bytes]                 |", lines[2]);
+        assertEquals("\\" + "-".repeat(61) + "/", lines[19]);
+        assertEquals("|                  Request BLOCK NO. 5 OF 5                   |", PlugtestText.LARGEREQ.split("\n")[17]);
+        assertEquals(1280, PlugtestText.LARGEREQ.length());
+    }
+
+    @Test
+    void largeGetArrivesWholeIn20BlocksOf64Bytes() {
+        CoapResponse r = sim.call(sim.client("/large").getAsync());
+        assertEquals(Code.CONTENT, r.code());
+        assertEquals(PlugtestText.LARGE, r.payloadText());
+        List<Response> blocks = responsesWithBlock2();
+        assertEquals(20, blocks.size(), "block responses: " + blocks);
+        for (int i = 0; i < 20; i++) {
+            BlockOption b2 = blocks.get(i).options().block2();
+            assertEquals(i, b2.num());
+            assertEquals(64, b2.size());
+            assertEquals(i < 19, b2.more());
+            assertEquals(0, blocks.get(i).options().contentFormat(), "Content-Format on every block");
+        }
+    }
+
+    @Test
+    void largeGetHonoursEarlyNegotiationOf16ByteBlocks() {
+        CoapResponse r = sim.send("/large", Code.GET, b -> {
+            b.options().block2(BlockOption.of(0, false, 0));
+            return b;
+        });
+        assertEquals(PlugtestText.LARGE, r.payloadText());
+        List<Response> blocks = responsesWithBlock2();
+        assertEquals(80, blocks.size(), "1280 / 16 blocks");
+        assertTrue(blocks.stream().allMatch(m -> m.options().block2().size() == 16));
+    }
+
+    @Test
+    void largeUpdatePutIsAnswered231PerBlockThen204AndStored() {
+        CoapResponse put = sim.call(sim.client("/large-update").putAsync(PlugtestText.LARGEREQ, 0));
+        assertEquals(Code.CHANGED, put.code());
+        long continues = sim.received.stream().filter(m -> m.code().equals(Code.CONTINUE)).count();
+        assertEquals(19, continues, "2.31 for blocks 0..18 of 20");
+        assertEquals(PlugtestText.LARGEREQ, sim.call(sim.client("/large-update").getAsync()).payloadText());
+        assertEquals(Code.NOT_ACCEPTABLE, sim.call(sim.client("/large-update").getAsync(50)).code(), "Accept 50 vs text");
+        CoapResponse noFormat = sim.send("/large-update", Code.PUT, b -> b.payload("x"));
+        assertEquals(Code.BAD_REQUEST, noFormat.code(), "PUT without Content-Format");
+    }
+
+    @Test
+    void largeCreatePostMakesAChildWithLocationPath() {
+        CoapResponse created = sim.call(sim.client("/large-create").postAsync(PlugtestText.LARGEREQ, 0));
+        assertEquals(Code.CREATED, created.code());
+        assertEquals(List.of("large-create", "1"), created.options().locationPath());
+        assertEquals(PlugtestText.LARGEREQ, sim.call(sim.client("/large-create/1").getAsync()).payloadText());
+        CoapResponse listing = sim.call(sim.client("/large-create").getAsync());
+        assertEquals(40, listing.contentFormat());
+        assertEquals("</large-create/1>", listing.payloadText());
+        assertEquals(Code.DELETED, sim.call(sim.client("/large-create/1").deleteAsync()).code());
+        assertEquals(Code.NOT_FOUND, sim.call(sim.client("/large-create/1").getAsync()).code());
+        CoapResponse noFormat = sim.send("/large-create", Code.POST, b -> b.payload("x"));
+        assertEquals(Code.BAD_REQUEST, noFormat.code());
+    }
+
+    @Test
+    void largePostAnswersUpperCaseBothWaysBlockwise() {
+        CoapResponse r = sim.call(sim.client("/large-post").postAsync(PlugtestText.LARGEREQ, 0));
+        assertEquals(Code.CHANGED, r.code());
+        assertEquals(PlugtestText.LARGEREQ.toUpperCase(Locale.ROOT), r.payloadText());
+        assertTrue(responsesWithBlock2().size() >= 20, "answer came block-wise: " + sim.received.size());
+        assertEquals(Code.UNSUPPORTED_CONTENT_FORMAT, sim.call(sim.client("/large-post").postAsync("x", 50)).code());
+    }
+
+    private List<Response> responsesWithBlock2() {
+        return sim.received.stream().filter(m -> m instanceof Response && m.options().block2() != null)
+                .map(m -> (Response) m).toList();
+    }
+
+    static String describe(List<Message> messages) {
+        return messages.toString();
+    }
+}
