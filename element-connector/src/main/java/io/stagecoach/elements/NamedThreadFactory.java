@@ -37,20 +37,18 @@ public final class NamedThreadFactory implements ThreadFactory {
 
     @Override
     public Thread newThread(Runnable task) {
-        Thread thread = new Thread(() -> {
-            try {
-                task.run();
-            } finally {
-                threads.remove(Thread.currentThread());
-            }
-        }, prefix + next.getAndIncrement());
+        // A thread is forgotten only once it is dead: removing it when its task returned left a
+        // window in which joinAll() skipped a thread that was still alive.
+        threads.removeIf(t -> t.getState() == Thread.State.TERMINATED);
+        Thread thread = new Thread(task, prefix + next.getAndIncrement());
         thread.setDaemon(daemon);
         threads.add(thread);
         return thread;
     }
 
-    /** Threads created by this factory that have not finished yet. */
+    /** Threads created by this factory that have not finished yet (started or not). */
     public Set<Thread> liveThreads() {
+        threads.removeIf(t -> t.getState() == Thread.State.TERMINATED);
         return Set.copyOf(threads);
     }
 

@@ -109,6 +109,33 @@ public final class CoapConfig {
                     + " tells the client when to retry (RFC 7252 §5.9.3.4).")
             .build();
 
+    // --- Limits a peer cannot exceed (docs/reliability.md) ---
+
+    public static final Definition<Integer> LIMIT_MAX_OPTIONS = Definition.integer("coap.limits.max-options")
+            .defaultValue(64).range(1, 65_535).unit("options")
+            .doc("Options one request may carry; a request with more is answered 4.00 Bad Request"
+                    + " (RFC 7252 §5.9.2.1) and not processed.")
+            .build();
+
+    public static final Definition<Integer> LIMIT_MAX_OPTION_BYTES = Definition.size("coap.limits.max-option-bytes")
+            .defaultValue(2048).range(16, 65_535)
+            .doc("Total length of the option values of one request; more is answered 4.00 Bad"
+                    + " Request. 2048 leaves room for a Proxy-Uri of 1034 bytes (RFC 7252 §5.10.2).")
+            .build();
+
+    public static final Definition<Integer> LIMIT_MAX_URI_PATH_SEGMENTS = Definition.integer("coap.limits.max-uri-path-segments")
+            .defaultValue(16).range(1, 65_535).unit("segments")
+            .doc("Uri-Path options one request may carry; a deeper path is answered 4.04 Not Found"
+                    + " (RFC 7252 §5.9.2.5) without walking the resource tree. Keep it at least as deep"
+                    + " as the deepest resource.")
+            .build();
+
+    public static final Definition<Integer> OBSERVE_MAX_OBSERVERS_PER_PEER = Definition.integer("coap.observe.max-observers-per-peer")
+            .defaultValue(100).range(1, 100_000_000).unit("observers")
+            .doc("Observe relations one peer (IP address and port) may hold; a further registration is"
+                    + " served as a plain GET, without Observe (RFC 7641 §4.1).")
+            .build();
+
     // --- Deduplication, RFC 7252 §4.5 ---
 
     public static final Definition<DeduplicationMode> DEDUPLICATION_MODE = Definition
@@ -228,11 +255,12 @@ public final class CoapConfig {
             ACK_TIMEOUT, ACK_RANDOM_FACTOR, MAX_RETRANSMIT, NSTART, DEFAULT_LEISURE, PROBING_RATE,
             EXCHANGE_LIFETIME, NON_LIFETIME, MAX_RTO, CONGESTION_CONTROL, CONGESTION_PEER_CAPACITY,
             SEPARATE_ACK_DELAY, TOKEN_LENGTH, MID_MAX_PEERS, OVERLOAD_MAX_AGE,
+            LIMIT_MAX_OPTIONS, LIMIT_MAX_OPTION_BYTES, LIMIT_MAX_URI_PATH_SEGMENTS,
             DEDUPLICATION_MODE, DEDUP_MAX_ENTRIES, DEDUP_MAX_ENTRIES_PER_PEER, DEDUP_SWEEP_INTERVAL,
             PROTOCOL_THREADS, PROTOCOL_QUEUE_CAPACITY,
             BLOCKWISE_PREFERRED_BLOCK_SIZE, BLOCKWISE_MAX_MESSAGE_SIZE, BLOCKWISE_MAX_RESOURCE_BODY_SIZE,
             BLOCKWISE_STATUS_LIFETIME, BLOCKWISE_MAX_TRANSFERS_PER_PEER, BLOCKWISE_MAX_TRANSFERS,
             OBSERVE_CON_INTERVAL, OBSERVE_CON_EVERY, OBSERVE_MAX_OBSERVERS_PER_RESOURCE,
-            OBSERVE_MAX_OBSERVERS, OBSERVE_REREGISTRATION_MARGIN,
+            OBSERVE_MAX_OBSERVERS, OBSERVE_MAX_OBSERVERS_PER_PEER, OBSERVE_REREGISTRATION_MARGIN,
             CLIENT_TIMEOUT);
 }

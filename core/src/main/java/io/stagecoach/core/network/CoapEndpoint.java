@@ -60,6 +60,7 @@ public final class CoapEndpoint {
     private final Outbox outbox;
     private final Duration sweepInterval;
     private final long overloadMaxAgeSeconds;
+    private final BanLog banLog;
 
     private volatile LayerStack.Inbox deliverer;
     private volatile ProtocolStage stage;
@@ -74,6 +75,7 @@ public final class CoapEndpoint {
         this.externalExecutor = b.executor;
         this.sweepInterval = config.get(CoapConfig.DEDUP_SWEEP_INTERVAL);
         this.overloadMaxAgeSeconds = config.get(CoapConfig.OVERLOAD_MAX_AGE).toSeconds();
+        this.banLog = new BanLog(scheduler);
         this.dedup = DeduplicationStore.builder()
                 .mode(config.get(CoapConfig.DEDUPLICATION_MODE))
                 .exchangeLifetime(config.get(CoapConfig.EXCHANGE_LIFETIME))
@@ -89,7 +91,7 @@ public final class CoapEndpoint {
         this.stack = b.layers(store, random).build(new Services(), outbox);
         this.stack.setInbox(new Router());
         this.inbound = new Inbound(stack, store, dedup, outbox, counters, interceptors,
-                (int) config.get(CoapConfig.OVERLOAD_MAX_AGE).toSeconds());
+                (int) config.get(CoapConfig.OVERLOAD_MAX_AGE).toSeconds(), RequestLimits.from(config), banLog);
         counters.register(Gauge.EXCHANGES, store::size);
         counters.register(Gauge.DEDUP_ENTRIES, dedup::size);
         counters.register(Gauge.QUEUE_DEPTH, () -> stage == null ? 0 : stage.queueDepth());
@@ -389,6 +391,12 @@ public final class CoapEndpoint {
         @Override
         public EndpointCounters counters() {
             return counters;
+        }
+
+        @Override
+        public void limitExceeded(InetSocketAddress peer, String reason) {
+            counters.increment(Counter.LIMIT_EXCEEDED);
+            banLog.limitExceeded(peer, reason);
         }
 
         @Override

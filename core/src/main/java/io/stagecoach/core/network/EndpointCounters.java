@@ -36,7 +36,13 @@ public final class EndpointCounters {
         /** Datagrams dropped because the protocol stage's queue was full. */
         DROPPED_QUEUE_FULL,
         /** Messages that could not be handed to the connector. */
-        SEND_ERRORS
+        SEND_ERRORS,
+        /**
+         * Requests refused because they went over a limit a peer must not exceed: options, option
+         * bytes, Uri-Path depth ({@link RequestLimits}), block-wise body size or transfers per peer,
+         * observe relations per peer.
+         */
+        LIMIT_EXCEEDED
     }
 
     /** What is read on demand. */

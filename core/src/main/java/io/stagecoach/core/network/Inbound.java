@@ -18,8 +18,6 @@ import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.RawData;
 import java.net.InetSocketAddress;
 import java.util.List;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The receive path of an endpoint (RFC 7252 §4): parse, refuse what must be refused, answer
@@ -37,11 +35,10 @@ import org.slf4j.LoggerFactory;
  *   <tr><td>ACK/RST matching nothing</td><td>nothing</td></tr>
  *   <tr><td>CON/NON response matching nothing</td><td>RST (§4.2, §4.3; RFC 7641 §3.6)</td></tr>
  *   <tr><td>new CON request while the dedup store is full</td><td>5.03 with Max-Age</td></tr>
+ *   <tr><td>CON request over a {@link RequestLimits} limit</td><td>4.00 or 4.04 (NON: nothing)</td></tr>
  * </table>
  */
 final class Inbound {
-
-    private static final Logger LOG = LoggerFactory.getLogger(Inbound.class);
 
     private final UdpMessageParser parser = new UdpMessageParser();
     private final LayerStack stack;
@@ -51,9 +48,12 @@ final class Inbound {
     private final EndpointCounters counters;
     private final List<MessageInterceptor> interceptors;
     private final int overloadMaxAgeSeconds;
+    private final RequestLimits limits;
+    private final BanLog banLog;
 
     Inbound(LayerStack stack, ExchangeStore store, DeduplicationStore dedup, Outbox outbox,
-            EndpointCounters counters, List<MessageInterceptor> interceptors, int overloadMaxAgeSeconds) {
+            EndpointCounters counters, List<MessageInterceptor> interceptors, int overloadMaxAgeSeconds,
+            RequestLimits limits, BanLog banLog) {
         this.stack = stack;
         this.store = store;
         this.dedup = dedup;
@@ -61,6 +61,8 @@ final class Inbound {
         this.counters = counters;
         this.interceptors = interceptors;
         this.overloadMaxAgeSeconds = overloadMaxAgeSeconds;
+        this.limits = limits;
+        this.banLog = banLog;
     }
 
     void receive(RawData raw) {
@@ -88,7 +90,7 @@ final class Inbound {
             return;
         }
         counters.increment(Counter.MALFORMED);
-        LOG.debug("malformed message from {}: {}", from.peer(), e.reason());
+        banLog.malformed(from.peer(), e.reason());
         if (e.type() != Type.CON || !e.hasMid()) {
             return; // a NON, ACK or RST that cannot be parsed is dropped (RFC 7252 §4.2, §4.3)
         }
@@ -108,6 +110,7 @@ final class Inbound {
         EndpointContext peer = request.peer();
         if (request.type() == Type.ACK || request.type() == Type.RST) {
             counters.increment(Counter.MALFORMED); // a request cannot travel in an ACK or RST (§4.2, §4.3)
+            banLog.malformed(peer.peer(), "request in a " + request.type() + " (RFC 7252 4.2, 4.3)");
             return;
         }
         Option bad = unrecognizedCritical(request);
@@ -119,6 +122,16 @@ final class Inbound {
                         .mid(request.mid()).payload(why).build());
             }
             return; // a NON with such an option is rejected silently (§5.4.1)
+        }
+        RequestLimits.Refusal over = limits.check(request);
+        if (over != null) {
+            counters.increment(Counter.LIMIT_EXCEEDED);
+            banLog.limitExceeded(peer.peer(), over.reason());
+            if (request.type() == Type.CON) {
+                outbox.sendDirect(peer, Response.forRequest(request, over.code()).type(Type.ACK)
+                        .mid(request.mid()).payload(over.reason()).build());
+            }
+            return; // refused before deduplication and the stack: it costs no state; a NON is dropped
         }
         boolean con = request.type() == Type.CON;
         DedupResult seen = dedup.lookupOrInsert(peer.peer(), request.mid(), con, isIdempotent(request.code()),
@@ -157,6 +170,7 @@ final class Inbound {
             }
         } else if (response.type() == Type.RST) {
             counters.increment(Counter.MALFORMED); // a RST carries no response (§4.2)
+            banLog.malformed(peer, "response in a RST (RFC 7252 4.2)");
             return;
         } else {
             DedupResult seen = dedup.lookupOrInsert(peer, response.mid(), response.type() == Type.CON, false,
@@ -194,6 +208,7 @@ final class Inbound {
                 return;
             case NON:
                 counters.increment(Counter.MALFORMED); // an Empty NON is not defined (§4.1)
+                banLog.malformed(message.peer().peer(), "Empty NON message (RFC 7252 4.1)");
                 return;
             default:
                 Exchange exchange = store.findByMid(message.peer().peer(), message.mid());

@@ -1,12 +1,11 @@
 package io.stagecoach.core.server;
 
+import io.stagecoach.elements.NamedThreadFactory;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Executors for resources whose handlers block or take long. They are bounded on purpose: an
@@ -42,15 +41,17 @@ public final class BoundedExecutors {
         }
         BlockingQueue<Runnable> queue = capacity == 0 ? new SynchronousQueue<>() : new ArrayBlockingQueue<>(capacity);
         return new ThreadPoolExecutor(threads, threads, 0L, TimeUnit.MILLISECONDS, queue,
-                threadFactory(THREAD_PREFIX + name + "-"), new ThreadPoolExecutor.AbortPolicy());
+                new NamedThreadFactory(THREAD_PREFIX + name, true), new ThreadPoolExecutor.AbortPolicy());
     }
 
-    static ThreadFactory threadFactory(String prefix) {
-        AtomicInteger n = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, prefix + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
+    /**
+     * Waits until every thread of an executor made here has ended (after its shutdown), at most
+     * {@code timeout}; {@code true} when none is left or the executor is not one of these.
+     */
+    public static boolean joinThreads(java.util.concurrent.Executor executor, java.time.Duration timeout) {
+        if (executor instanceof ThreadPoolExecutor pool && pool.getThreadFactory() instanceof NamedThreadFactory f) {
+            return f.joinAll(timeout);
+        }
+        return true;
     }
 }

@@ -57,8 +57,11 @@ public final class CoapServer {
             tree.root().setExecutor(b.resourceExecutor());
         }
         WellKnownCoreResource.install(tree.root());
-        ObserverBudget budget = new ObserverBudget(endpoints.isEmpty() ? CoapConfig.OBSERVE_MAX_OBSERVERS.defaultValue()
-                : endpoints.get(0).config().get(CoapConfig.OBSERVE_MAX_OBSERVERS));
+        ObserverBudget budget = endpoints.isEmpty()
+                ? new ObserverBudget(CoapConfig.OBSERVE_MAX_OBSERVERS.defaultValue(),
+                        CoapConfig.OBSERVE_MAX_OBSERVERS_PER_PEER.defaultValue())
+                : new ObserverBudget(endpoints.get(0).config().get(CoapConfig.OBSERVE_MAX_OBSERVERS),
+                        endpoints.get(0).config().get(CoapConfig.OBSERVE_MAX_OBSERVERS_PER_PEER));
         for (CoapEndpoint endpoint : endpoints) {
             long maxAge = endpoint.config().get(CoapConfig.OVERLOAD_MAX_AGE).toSeconds();
             ServerMessageDeliverer deliverer = new ServerMessageDeliverer(tree, new EndpointResponder(endpoint), maxAge);
@@ -149,6 +152,8 @@ public final class CoapServer {
             ownedExecutor.shutdownNow();
             try {
                 ownedExecutor.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
+                // a terminated pool's workers may still be on their way out: destroy() joins them
+                BoundedExecutors.joinThreads(ownedExecutor, java.time.Duration.ofSeconds(5));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

@@ -44,8 +44,9 @@ final class ObserverSet {
      */
     int tryAdd(ObserveRelation relation, ServerMessageDeliverer deliverer, ExchangeResponder responder,
             int maxPerResource, ObserverBudget budget) {
+        java.net.InetSocketAddress peer = relation.exchange().peer().peer();
         synchronized (this) {
-            if (observers.size() >= maxPerResource || !budget.tryAcquire()) {
+            if (observers.size() >= maxPerResource || !budget.tryAcquire(peer)) {
                 return -1;
             }
             observers.put(relation, new Observer(relation, deliverer, responder));
@@ -53,7 +54,7 @@ final class ObserverSet {
         }
         relation.onEnd(() -> {
             if (observers.remove(relation) != null) {
-                budget.release();
+                budget.release(peer);
             }
         });
         synchronized (this) {

@@ -53,7 +53,8 @@ public final class ServerMessageDeliverer implements LayerStack.Inbox {
     private final long overloadMaxAge;
     private final ServerCounters counters = new ServerCounters();
     private volatile ObserverBudget observerBudget =
-            new ObserverBudget(CoapConfig.OBSERVE_MAX_OBSERVERS.defaultValue());
+            new ObserverBudget(CoapConfig.OBSERVE_MAX_OBSERVERS.defaultValue(),
+                    CoapConfig.OBSERVE_MAX_OBSERVERS_PER_PEER.defaultValue());
     private volatile int maxObserversPerResource = CoapConfig.OBSERVE_MAX_OBSERVERS_PER_RESOURCE.defaultValue();
 
     public ServerMessageDeliverer(ResourceTree tree, ExchangeResponder responder) {

@@ -348,4 +348,31 @@ class ObserveServerTest {
         register("31", 1, "obs");
         deregister("31", 2, "obs");
     }
+
+    /**
+     * A peer may hold OBSERVE_MAX_OBSERVERS_PER_PEER relations (here 1): its second registration is
+     * served as a plain GET, while another peer still registers.
+     * <pre>
+     * client A  | GET /obs Observe=0 T=40 ->|<- 2.05 Observe=n     relation 1 of A
+     * client A  | GET /obs-non Observe=0 T=41 ->|<- 2.05 (no Observe)  A is at its limit
+     * client B  | GET /obs Observe=0 T=42 ->|<- 2.05 Observe=n     B has its own budget
+     * </pre>
+     */
+    @Test
+    void onePeerCannotTakeMoreThanItsShareOfRelations() throws Exception {
+        start(ObserveFixture.config().set(CoapConfig.OBSERVE_MAX_OBSERVERS_PER_PEER, 1).build());
+        register("40", 1, "obs");
+        client.non().get().mid(2).token("41").path("obs-non").observe(0).go();
+        client.expect().type(Type.NON).noOption(OptionNumber.OBSERVE);
+        LockstepPeer other = LockstepPeer.attach("other", net, new InetSocketAddress("10.0.0.3", 40000), clock)
+                .defaultDestination(serverAddress);
+        other.con().get().mid(3).token("42").path("obs").observe(0).go();
+        other.expect().type(Type.ACK).code(Code.CONTENT).hasOption(OptionNumber.OBSERVE);
+        assertEquals(1, server.counters().get(0).observeRejected());
+        assertEquals(2, endpoint.observeRelations());
+        other.con().get().mid(4).token("42").path("obs").observe(1).go();
+        other.expect().type(Type.ACK).noOption(OptionNumber.OBSERVE);
+        other.close();
+        deregister("40", 5, "obs");
+    }
 }

@@ -9,6 +9,7 @@ import io.stagecoach.core.coap.Type;
 import io.stagecoach.core.config.ConfigDocsMain;
 import io.stagecoach.core.network.CoapEndpoint;
 import io.stagecoach.core.network.CoapEndpointBuilder;
+import io.stagecoach.core.network.MessageTracer;
 import io.stagecoach.core.network.CoapException;
 import io.stagecoach.core.network.CoapRejectedException;
 import io.stagecoach.core.network.CoapTimeoutException;
@@ -118,7 +119,8 @@ public final class ClientCommand {
                 .connector(UdpConnector.builder().bindAddress(new InetSocketAddress(0)).build())
                 .config(config.build());
         if (o.verbose) {
-            b.interceptor(new WireTracer(err));
+            // -v: one line per message on the wire, blocks and retransmissions included
+            b.interceptor(new MessageTracer((outgoing, m) -> err.println((outgoing ? "> " : "< ") + m)));
         }
         return b.build();
     }

@@ -66,7 +66,7 @@ final class Block1Assembler {
         if (block.num() == 0) {
             store.remove(key); // block 0 starts over (RFC 7959 §2.5)
             if (request.options().size1() > settings.maxBodySize()) {
-                answer(ctx, exchange, tooLarge(request));
+                answer(ctx, exchange, tooLarge(ctx, exchange, request));
                 return;
             }
             if (!block.more()) {
@@ -75,6 +75,7 @@ final class Block1Assembler {
             }
             upload = new Upload();
             if (!store.put(key, upload, now, false, ctx.services().scheduler())) {
+                ctx.services().limitExceeded(exchange.peer().peer(), "too many block-wise transfers");
                 Response.Builder b = BlockwiseLayer.diagnostic(request, Code.SERVICE_UNAVAILABLE,
                         "too many block-wise transfers");
                 b.options().maxAge(settings.overloadMaxAge());
@@ -101,7 +102,7 @@ final class Block1Assembler {
         }
         if (received + length > settings.maxBodySize()) {
             store.remove(key);
-            answer(ctx, exchange, tooLarge(request));
+            answer(ctx, exchange, tooLarge(ctx, exchange, request));
             return;
         }
         upload.body.write(request.payload(), 0, length);
@@ -133,7 +134,9 @@ final class Block1Assembler {
         return BlockwiseLayer.diagnostic(request, Code.REQUEST_ENTITY_INCOMPLETE, why).build();
     }
 
-    private Response tooLarge(Request request) {
+    private Response tooLarge(LayerContext ctx, Exchange exchange, Request request) {
+        ctx.services().limitExceeded(exchange.peer().peer(),
+                "block-wise body over " + settings.maxBodySize() + " bytes");
         Response.Builder b = Response.forRequest(request, Code.REQUEST_ENTITY_TOO_LARGE);
         b.options().size1(settings.maxBodySize());
         return b.build();

@@ -277,6 +277,8 @@ class BlockwiseServerTest {
         client.expect().code(Code.REQUEST_ENTITY_TOO_LARGE).optionUint(OptionNumber.SIZE1, 8192);
         assertEquals(0, server.blockwiseTransfers(), "the refused upload left no state");
         assertEquals(0, resources.seen.size());
+        assertEquals(2, server.counters().get(io.stagecoach.core.network.EndpointCounters.Counter.LIMIT_EXCEEDED),
+                "Size1 over the limit and the 8193rd byte are both counted");
     }
 
     /**
@@ -330,6 +332,7 @@ class BlockwiseServerTest {
         client.con().put().mid(3).token("0c").path("store2").block1(0, true, 0).payload(body(16)).go();
         client.expect().code(Code.SERVICE_UNAVAILABLE).hasOption(OptionNumber.MAX_AGE);
         assertEquals(2, server.blockwiseTransfers());
+        assertEquals(1, server.counters().get(io.stagecoach.core.network.EndpointCounters.Counter.LIMIT_EXCEEDED));
         expire();
     }
 

@@ -1,0 +1,63 @@
+package io.stagecoach.core.network;
+
+import io.stagecoach.elements.time.Clock;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Lets one event per source address through per period, on the endpoint's clock. Remembers at
+ * most {@code capacity} addresses, forgetting the least recently seen, so a flood from many
+ * addresses costs bounded memory (a forgotten address may log again early, which is harmless).
+ * Thread-safe; protocol threads call it only on the error path.
+ */
+final class PeerRateLimiter {
+
+    private final Clock clock;
+    private final long periodNanos;
+    private final Map<InetAddress, Slot> entries;
+
+    private static final class Slot {
+        long lastNanos;
+        long suppressed;
+    }
+
+    PeerRateLimiter(Clock clock, Duration period, int capacity) {
+        this.clock = clock;
+        this.periodNanos = period.toNanos();
+        this.entries = new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<InetAddress, Slot> eldest) {
+                return size() > capacity;
+            }
+        };
+    }
+
+    /**
+     * Records an event from {@code source}: returns -1 when it falls within the period of the last
+     * one let through, else how many were held back since then (0 for the first).
+     */
+    synchronized long tryAcquire(InetAddress source) {
+        long now = clock.nanoTime();
+        Slot e = entries.get(source);
+        if (e == null) {
+            e = new Slot();
+            e.lastNanos = now;
+            entries.put(source, e);
+            return 0;
+        }
+        if (now - e.lastNanos < periodNanos) {
+            e.suppressed++;
+            return -1;
+        }
+        long held = e.suppressed;
+        e.lastNanos = now;
+        e.suppressed = 0;
+        return held;
+    }
+
+    synchronized int size() {
+        return entries.size();
+    }
+}
