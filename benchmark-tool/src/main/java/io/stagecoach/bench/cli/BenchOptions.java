@@ -21,6 +21,8 @@ public record BenchOptions(LoadSpec load, List<Integer> steps, Path json, Path c
     public static final String USAGE = """
             usage: stagecoach bench [run options]                 one machine, closed loop
                    stagecoach bench echo-server [--port N] [--bind ADDR]
+                   stagecoach bench cf-server [--port N] [--bind ADDR] [--no-dedup]     Californium 3.13.0
+                   stagecoach bench sc-server [--port N] [--bind ADDR] [--protocol-threads N] [--dedup MODE]
                    stagecoach bench slave --listen PORT [--bind ADDR] [--allow-exec]
                    stagecoach bench master --slaves HOST:PORT,... [run options] [--exec CMD]
                    stagecoach bench compare [run options] [--server-cmd NAME=CMD]... [--no-default-servers]

@@ -9,6 +9,7 @@ import java.util.Arrays;
 /**
  * {@code stagecoach bench [SUBCOMMAND] [options]}: CoAPBench after Lanter (2013) §6.1, with the
  * HdrHistogram latency of Shi (2018) §5.1.1. Subcommands: none (run here), {@code echo-server},
+ * {@code cf-server} (Californium reference), {@code sc-server} (minimal Stagecoach server),
  * {@code slave}, {@code master}, {@code compare}, {@code scenario}, {@code help}. Exit codes: 0 done, 2 bad
  * usage, 3 nothing answered in the first step, 1 any other failure.
  */
@@ -34,6 +35,14 @@ public final class CoapBench {
                 }
                 case "echo-server" -> {
                     EchoServer.main(rest);
+                    return 0;
+                }
+                case "cf-server" -> {
+                    io.stagecoach.bench.cf.CaliforniumServer.main(rest);
+                    return 0;
+                }
+                case "sc-server" -> {
+                    io.stagecoach.bench.server.BenchServer.main(rest);
                     return 0;
                 }
                 case "slave" -> {

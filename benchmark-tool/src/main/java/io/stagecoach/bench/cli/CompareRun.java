@@ -54,7 +54,6 @@ final class CompareRun {
             // Child processes inherit the CPU affinity of this JVM.
             log.println("compare: servers inherit the generator's CPUs " + o.clientCpus() + " (no --server-cpus)");
         }
-        log.println("compare: Californium is not a dependency of this build and is not compared");
         Path logs = Files.createTempDirectory("coapbench-compare");
         List<BenchReport> reports = new ArrayList<>();
         for (ServerSpec s : servers) {

@@ -30,11 +30,12 @@ public record ServerSpec(String name, String path, String command, String descri
     }
 
     /**
-     * The servers of issue 8 that this machine has: Stagecoach ({@code ./stagecoach server},
-     * skipped at run time if that command does not exist yet), libcoap's
-     * {@code coap-server-notls} (path {@code /}) when on the PATH, and the JDK echo server
-     * (the socket ceiling). JVM servers get this JVM's flags. Californium is not a dependency
-     * of the project and is left out.
+     * The servers of issue 8 that this machine has, in this order: Stagecoach
+     * ({@code ./stagecoach server}, skipped at run time if that command does not exist yet),
+     * Eclipse Californium 3.13.0 with its default deduplicator and with NO_DEDUPLICATOR
+     * ({@code bench cf-server}), libcoap's {@code coap-server-notls} (path {@code /}) when on the
+     * PATH, and the JDK echo server (the socket ceiling). JVM servers started here get this JVM's
+     * flags and class path.
      */
     public static List<ServerSpec> defaults(String path) {
         List<ServerSpec> out = new ArrayList<>();
@@ -42,13 +43,19 @@ public record ServerSpec(String name, String path, String command, String descri
         if (Files.isExecutable(launcher)) {
             out.add(new ServerSpec("stagecoach", path, launcher + " server --port {port}"));
         }
+        out.add(benchJvm("californium", path, "cf-server --bind 127.0.0.1 --port {port}"));
+        out.add(benchJvm("californium-nodedup", path, "cf-server --bind 127.0.0.1 --port {port} --no-dedup"));
         if (onPath("coap-server-notls")) {
             out.add(new ServerSpec("libcoap", "", "coap-server-notls -A 127.0.0.1 -p {port}"));
         }
-        String echoArgs = " io.stagecoach.bench.BenchMain bench echo-server --bind 127.0.0.1 --port {port}";
-        out.add(new ServerSpec("jdk-echo", path, javaCommand() + echoArgs,
-                "java (this JVM's flags and class path)" + echoArgs));
+        out.add(benchJvm("jdk-echo", path, "echo-server --bind 127.0.0.1 --port {port}"));
         return out;
+    }
+
+    /** A {@code stagecoach bench SUBCOMMAND} server in a JVM with this JVM's flags and class path. */
+    static ServerSpec benchJvm(String name, String path, String subcommand) {
+        String args = " io.stagecoach.bench.BenchMain bench " + subcommand;
+        return new ServerSpec(name, path, javaCommand() + args, "java (this JVM's flags and class path)" + args);
     }
 
     /** This JVM's java binary, flags and class path, shell-quoted. */

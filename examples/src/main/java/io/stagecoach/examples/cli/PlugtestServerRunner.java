@@ -107,7 +107,7 @@ final class PlugtestServerRunner implements AutoCloseable {
         if (o.senders > 0) {
             b.set(UdpConfig.SENDER_THREADS, o.senders);
         }
-        if (o.protocolThreads > 0) {
+        if (o.protocolThreads >= 0) {
             b.set(CoapConfig.PROTOCOL_THREADS, o.protocolThreads);
         }
         return b.build();

@@ -35,7 +35,7 @@ final class ServerOptions {
                 "  --connector udp|epoll   JDK UDP sockets, or Netty's native epoll transport (default udp)",
                 "  --receivers N           receiver threads of the connector",
                 "  --senders N             sender threads of the connector",
-                "  --protocol-threads N    protocol stage threads",
+                "  --protocol-threads N    protocol stage threads; 0 runs it on the receive thread",
                 "  --notify-ms MS          period of the observable resources' changes (default 5000)",
                 "  --block-size BYTES      block size and maximum message size, 16..1024 (default 64)",
                 "  --config FILE           properties file with configuration keys (docs/configuration.md)",
@@ -60,7 +60,7 @@ final class ServerOptions {
                 }
                 case "--receivers" -> o.receivers = c.intValue(1, 64);
                 case "--senders" -> o.senders = c.intValue(1, 64);
-                case "--protocol-threads" -> o.protocolThreads = c.intValue(1, 1024);
+                case "--protocol-threads" -> o.protocolThreads = c.intValue(0, 1024);
                 case "--notify-ms" -> o.notifyPeriod = Duration.ofMillis(c.intValue(1, Integer.MAX_VALUE));
                 case "--block-size" -> {
                     o.blockSize = c.intValue(16, 1024);

@@ -76,6 +76,8 @@ class ServerCommandTest {
         assertEquals(2, flags.get(UdpConfig.RECEIVER_THREADS));
         assertEquals(4, flags.get(UdpConfig.SENDER_THREADS));
         assertEquals(5, flags.get(CoapConfig.PROTOCOL_THREADS));
+        assertEquals(0, PlugtestServerRunner.configuration(ServerOptions.parse(new String[] {"--protocol-threads", "0"}))
+                .get(CoapConfig.PROTOCOL_THREADS), "--protocol-threads 0: protocol stage inline on the receive thread");
 
         Configuration plain = PlugtestServerRunner.configuration(ServerOptions.parse(new String[0]));
         assertEquals(64, plain.get(CoapConfig.BLOCKWISE_PREFERRED_BLOCK_SIZE), "the plugtest's B = 64");

@@ -1,0 +1,130 @@
+package io.stagecoach.bench.cf;
+
+import java.net.InetSocketAddress;
+import java.util.concurrent.CountDownLatch;
+import org.eclipse.californium.core.CoapResource;
+import org.eclipse.californium.core.CoapServer;
+import org.eclipse.californium.core.coap.CoAP.ResponseCode;
+import org.eclipse.californium.core.coap.MediaTypeRegistry;
+import org.eclipse.californium.core.config.CoapConfig;
+import org.eclipse.californium.core.network.CoapEndpoint;
+import org.eclipse.californium.core.server.resources.CoapExchange;
+import org.eclipse.californium.elements.config.Configuration;
+import org.eclipse.californium.elements.config.UdpConfig;
+
+/**
+ * The reference server of {@code stagecoach bench compare}: Eclipse Californium 3.13.0 serving
+ * {@code GET /benchmark} with 2.05 "hello world" (text/plain), the resource every compared server
+ * offers, and {@code GET /fibonacci?n=N} for the isolation scenario. Californium's own defaults apply (mark-and-sweep deduplicator, its thread counts), with
+ * {@code --no-dedup} selecting {@code NO_DEDUPLICATOR}. The configuration is built in memory:
+ * Californium's {@code Configuration.getStandard()} would write a properties file into the
+ * working directory.
+ *
+ * <p>Usage: {@code stagecoach bench cf-server [--port 5683] [--bind 127.0.0.1] [--no-dedup]};
+ * runs until the process is terminated.
+ */
+public final class CaliforniumServer {
+
+    /** The answer of {@code /benchmark}, the same bytes as the echo and Stagecoach servers. */
+    public static final String PAYLOAD = "hello world";
+
+    private final CoapServer server;
+
+    /**
+     * @param bind    address to bind; port 0 picks a free port
+     * @param noDedup {@code true} for Californium's NO_DEDUPLICATOR
+     */
+    public CaliforniumServer(InetSocketAddress bind, boolean noDedup) {
+        CoapConfig.register();
+        UdpConfig.register();
+        Configuration config = Configuration.createStandardWithoutFile();
+        if (noDedup) {
+            config.set(CoapConfig.DEDUPLICATOR, CoapConfig.NO_DEDUPLICATOR);
+        }
+        server = new CoapServer(config);
+        server.addEndpoint(new CoapEndpoint.Builder().setConfiguration(config).setInetSocketAddress(bind).build());
+        server.add(new CoapResource("benchmark") {
+            @Override
+            public void handleGET(CoapExchange exchange) {
+                exchange.respond(ResponseCode.CONTENT, PAYLOAD, MediaTypeRegistry.TEXT_PLAIN);
+            }
+        });
+        server.add(fibonacci());
+    }
+
+    /**
+     * {@code GET /fibonacci?n=N} (0..45), naive recursion, for {@code bench scenario isolation}:
+     * as in the ecoap thesis §5.3.2 it runs where Californium runs any handler, on the shared
+     * protocol-stage pool, with no executor of its own.
+     */
+    private static CoapResource fibonacci() {
+        return new CoapResource("fibonacci") {
+            @Override
+            public void handleGET(CoapExchange exchange) {
+                String n = exchange.getQueryParameter("n");
+                int value;
+                try {
+                    value = Integer.parseInt(n == null ? "" : n);
+                } catch (NumberFormatException e) {
+                    value = -1;
+                }
+                if (value < 0 || value > 45) {
+                    exchange.respond(ResponseCode.BAD_REQUEST, "query n=<0..45> required");
+                    return;
+                }
+                exchange.respond(ResponseCode.CONTENT, Long.toString(fib(value)), MediaTypeRegistry.TEXT_PLAIN);
+            }
+        };
+    }
+
+    /** Exponential on purpose: the resource exists to burn CPU. */
+    static long fib(int n) {
+        return n < 2 ? n : fib(n - 1) + fib(n - 2);
+    }
+
+    public void start() {
+        server.start();
+    }
+
+    /** The bound address (the real port after binding to port 0). */
+    public InetSocketAddress address() {
+        return server.getEndpoints().get(0).getAddress();
+    }
+
+    /** Stops the endpoint and frees Californium's executors. */
+    public void destroy() {
+        server.destroy();
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        int port = 5683;
+        String bind = "0.0.0.0";
+        boolean noDedup = false;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--port" -> port = Integer.parseInt(value(args, ++i, "--port"));
+                case "--bind" -> bind = value(args, ++i, "--bind");
+                case "--no-dedup" -> noDedup = true;
+                default -> throw new IllegalArgumentException("cf-server: unknown option " + args[i]
+                        + " (use --port N, --bind ADDR, --no-dedup)");
+            }
+        }
+        CaliforniumServer server = new CaliforniumServer(new InetSocketAddress(bind, port), noDedup);
+        server.start();
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.destroy();
+            stopped.countDown();
+        }, "cf-server-shutdown"));
+        System.err.println("Californium 3.13.0 server on udp " + server.address() + " (GET /benchmark, /fibonacci?n=N, deduplicator "
+                + (noDedup ? "NO_DEDUPLICATOR" : "default") + ")");
+        stopped.await();
+    }
+
+    private static String value(String[] args, int i, String name) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException(name + " needs a value");
+        }
+        return args[i];
+    }
+}

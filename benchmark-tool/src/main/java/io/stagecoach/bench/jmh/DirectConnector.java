@@ -1,0 +1,77 @@
+package io.stagecoach.bench.jmh;
+
+import io.stagecoach.elements.Connector;
+import io.stagecoach.elements.ConnectorCounters;
+import io.stagecoach.elements.RawData;
+import io.stagecoach.elements.RawDataReceiver;
+import java.net.InetSocketAddress;
+import java.util.Objects;
+
+/**
+ * A connector without a network for microbenchmarks: {@link #deliver} hands a datagram straight
+ * to the endpoint on the calling thread, and {@link #send} keeps the last datagram the endpoint
+ * sent. With an inline protocol stage one {@code deliver} runs the whole server path
+ * synchronously: no socket, no scheduler hop, no thread. Not thread-safe; one benchmark thread.
+ */
+final class DirectConnector implements Connector {
+
+    private final InetSocketAddress address;
+    private final ConnectorCounters counters = new ConnectorCounters();
+    private RawDataReceiver receiver;
+    private RawData lastSent;
+
+    DirectConnector(InetSocketAddress address) {
+        this.address = Objects.requireNonNull(address, "address");
+    }
+
+    /** Passes {@code data} to the endpoint as if it had just arrived. */
+    void deliver(RawData data) {
+        receiver.receiveData(data);
+    }
+
+    /** The datagram the endpoint sent last, or {@code null}. */
+    RawData lastSent() {
+        return lastSent;
+    }
+
+    @Override
+    public void start() {
+        if (receiver == null) {
+            throw new IllegalStateException("set a receiver before start()");
+        }
+    }
+
+    @Override
+    public void stop() {
+    }
+
+    @Override
+    public void destroy() {
+    }
+
+    @Override
+    public void send(RawData data) {
+        lastSent = data;
+        data.notifySent();
+    }
+
+    @Override
+    public void setRawDataReceiver(RawDataReceiver receiver) {
+        this.receiver = Objects.requireNonNull(receiver, "receiver");
+    }
+
+    @Override
+    public InetSocketAddress getAddress() {
+        return address;
+    }
+
+    @Override
+    public String getProtocol() {
+        return "UDP";
+    }
+
+    @Override
+    public ConnectorCounters counters() {
+        return counters;
+    }
+}
