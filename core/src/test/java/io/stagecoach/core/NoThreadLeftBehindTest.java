@@ -10,6 +10,6 @@ class NoThreadLeftBehindTest {
 
     @Test
     void noTestClassLeftAThread() {
-        NoThreadLeftBehind.check();
+        NoThreadLeftBehind.assertNoLeaks();
     }
 }

@@ -13,7 +13,7 @@ public final class NoThreadLeftBehind {
     private NoThreadLeftBehind() {
     }
 
-    public static void check() {
+    public static void assertNoLeaks() {
         assertEquals(List.of(), ThreadLeakListener.leaks(),
                 "test classes left stagecoach- threads running after they finished");
         ThreadLeakCheck.assertNoStagecoachThreads();
