@@ -24,6 +24,7 @@ public final class ConnectorCounters {
     private final LongAdder droppedOversize = new LongAdder();
     private final LongAdder droppedQueueFull = new LongAdder();
     private final LongAdder sendErrors = new LongAdder();
+    private final LongAdder receiverRestarts = new LongAdder();
 
     /** Datagrams handed to the {@link RawDataReceiver}. */
     public long received() {
@@ -48,6 +49,18 @@ public final class ConnectorCounters {
     /** Outbound datagrams the socket refused, or sent while the connector was stopped. */
     public long sendErrors() {
         return sendErrors.sum();
+    }
+
+    /**
+     * Receive threads that died unexpectedly (the receiver threw an Error) and were replaced. Not
+     * in {@link Snapshot}, which keeps its shape.
+     */
+    public long receiverRestarts() {
+        return receiverRestarts.sum();
+    }
+
+    public void incrementReceiverRestarts() {
+        receiverRestarts.increment();
     }
 
     public void incrementReceived() {

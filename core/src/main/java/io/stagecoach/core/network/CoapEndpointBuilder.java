@@ -36,6 +36,8 @@ public final class CoapEndpointBuilder {
     public static final String BLOCKWISE = "blockwise";
     public static final String TOKEN = "token";
     public static final String RELIABILITY = "reliability";
+    /** Name of the layer {@link #faults} inserts directly above {@link #RELIABILITY}. */
+    public static final String FAULTS = "faults";
 
     Connector connector;
     Configuration config = Configuration.defaults(ConfigDocsMain.ALL.groups().toArray(
@@ -94,6 +96,21 @@ public final class CoapEndpointBuilder {
     public CoapEndpointBuilder interceptor(MessageInterceptor interceptor) {
         interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
         return this;
+    }
+
+    /**
+     * Chaos testing (issue 11 "Faults"): wraps the connector so that its receive thread dies at the
+     * RECEIVER_DIES rate, and inserts a layer above {@link #RELIABILITY} that throws on inbound
+     * requests at the LAYER_THROWS rate (answered 5.00, see {@code Inbound}). Call after
+     * {@link #connector}. Never use in production.
+     */
+    public CoapEndpointBuilder faults(io.stagecoach.core.network.faults.FaultInjector faults) {
+        Objects.requireNonNull(faults, "faults");
+        if (connector == null) {
+            throw new IllegalStateException("set the connector before faults(..)");
+        }
+        this.connector = faults.connector(connector);
+        return addLayerBefore(RELIABILITY, FAULTS, faults.layer());
     }
 
     /** Inserts {@code layer} directly above the layer named {@code existing}. */

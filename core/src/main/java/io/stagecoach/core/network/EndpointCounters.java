@@ -42,7 +42,9 @@ public final class EndpointCounters {
          * bytes, Uri-Path depth ({@link RequestLimits}), block-wise body size or transfers per peer,
          * observe relations per peer.
          */
-        LIMIT_EXCEEDED
+        LIMIT_EXCEEDED,
+        /** Inbound requests on which a layer threw; answered 5.00 and ended (see Inbound). */
+        STACK_ERRORS
     }
 
     /** What is read on demand. */

@@ -36,9 +36,12 @@ import java.util.List;
  *   <tr><td>CON/NON response matching nothing</td><td>RST (§4.2, §4.3; RFC 7641 §3.6)</td></tr>
  *   <tr><td>new CON request while the dedup store is full</td><td>5.03 with Max-Age</td></tr>
  *   <tr><td>CON request over a {@link RequestLimits} limit</td><td>4.00 or 4.04 (NON: nothing)</td></tr>
+ *   <tr><td>request on which a layer throws</td><td>5.00, exchange ended</td></tr>
  * </table>
  */
 final class Inbound {
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Inbound.class);
 
     private final UdpMessageParser parser = new UdpMessageParser();
     private final LayerStack stack;
@@ -139,7 +142,7 @@ final class Inbound {
         switch (seen.status()) {
             case NEW:
                 Exchange exchange = new Exchange(Exchange.Origin.REMOTE, request, peer, request.receiveNanos(), null);
-                exchange.execute(() -> stack.receiveRequest(exchange, request));
+                exchange.execute(() -> receiveInStack(exchange, request));
                 return;
             case OVERLOADED:
                 counters.increment(Counter.REJECTED_OVERLOAD);
@@ -152,6 +155,32 @@ final class Inbound {
                 return;
             default:
                 answerDuplicate(peer, request.mid(), seen);
+        }
+    }
+
+    /**
+     * Passes a new request up the stack. A layer that throws must not leave the exchange open: the
+     * dedup entry would stay "in progress" and swallow every retransmission (§4.5) until it
+     * expires, so the client would time out. Instead the request is answered 5.00 Internal Server
+     * Error (§5.9.3.1) through the stack, which records the reply for retransmissions and ends
+     * the exchange.
+     */
+    private void receiveInStack(Exchange exchange, Request request) {
+        try {
+            stack.receiveRequest(exchange, request);
+        } catch (RuntimeException e) {
+            counters.increment(Counter.STACK_ERRORS);
+            LOG.warn("a layer threw on {} from {}; answering 5.00", request, exchange.peer(), e);
+            if (exchange.isComplete()) {
+                return;
+            }
+            try {
+                stack.sendResponse(exchange, Response.forRequest(request, Code.INTERNAL_SERVER_ERROR)
+                        .peer(exchange.peer()).build());
+            } catch (RuntimeException again) {
+                LOG.warn("could not answer 5.00 on {}; ending the exchange", exchange, again);
+                exchange.complete();
+            }
         }
     }
 

@@ -66,6 +66,9 @@ public final class CoapServer {
             long maxAge = endpoint.config().get(CoapConfig.OVERLOAD_MAX_AGE).toSeconds();
             ServerMessageDeliverer deliverer = new ServerMessageDeliverer(tree, new EndpointResponder(endpoint), maxAge);
             deliverer.observeLimits(endpoint.config().get(CoapConfig.OBSERVE_MAX_OBSERVERS_PER_RESOURCE), budget);
+            if (b.faults() != null) {
+                deliverer.faults(b.faults());
+            }
             endpoint.setMessageDeliverer(deliverer);
             deliverers.add(deliverer);
         }

@@ -2,6 +2,7 @@ package io.stagecoach.core.server;
 
 import io.stagecoach.core.network.CoapEndpoint;
 import io.stagecoach.core.network.CoapEndpointBuilder;
+import io.stagecoach.core.network.faults.FaultInjector;
 import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.config.Configuration;
 import io.stagecoach.elements.time.Scheduler;
@@ -38,6 +39,7 @@ public final class CoapServerBuilder {
     private Executor protocolExecutor;
     private Executor resourceExecutor;
     private ExecutorService ownedExecutor;
+    private FaultInjector faults;
 
     CoapServerBuilder() {
     }
@@ -100,6 +102,18 @@ public final class CoapServerBuilder {
     }
 
     /**
+     * Chaos testing (issue 11 "Faults"): the endpoints this builder creates get
+     * {@link CoapEndpointBuilder#faults} (RECEIVER_DIES, LAYER_THROWS); every deliverer throws in
+     * handlers at the HANDLER_THROWS rate; the default resource executor (inline when there is
+     * none) rejects at the EXECUTOR_REJECTS rate. Endpoints passed to {@link #endpoint} keep their
+     * own stack and connector. Off unless called.
+     */
+    public CoapServerBuilder faults(FaultInjector faults) {
+        this.faults = Objects.requireNonNull(faults, "faults");
+        return this;
+    }
+
+    /**
      * As {@link #resourceExecutor} with a bounded pool the server creates and shuts down in
      * {@link CoapServer#destroy()}: {@code threads} threads named {@code stagecoach-resource-server-n}
      * and {@code queueCapacity} waiting requests; beyond that requests are answered 5.03.
@@ -127,7 +141,14 @@ public final class CoapServerBuilder {
     }
 
     Executor resourceExecutor() {
-        return resourceExecutor;
+        if (faults == null) {
+            return resourceExecutor;
+        }
+        return faults.executor(resourceExecutor != null ? resourceExecutor : Runnable::run);
+    }
+
+    FaultInjector faults() {
+        return faults;
     }
 
     ExecutorService ownedExecutor() {
@@ -144,6 +165,9 @@ public final class CoapServerBuilder {
         }
         if (protocolExecutor != null) {
             b.executor(protocolExecutor);
+        }
+        if (faults != null) {
+            b.faults(faults);
         }
         return b.build();
     }

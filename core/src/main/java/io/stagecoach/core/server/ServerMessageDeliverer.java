@@ -5,6 +5,9 @@ import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.config.CoapConfig;
 import io.stagecoach.core.network.Exchange;
+import io.stagecoach.core.network.faults.FaultInjector;
+import io.stagecoach.core.network.faults.FaultKind;
+import io.stagecoach.core.network.faults.InjectedFault;
 import io.stagecoach.core.network.stack.LayerStack;
 import io.stagecoach.core.network.stack.ObserveRelation;
 import java.nio.charset.StandardCharsets;
@@ -57,6 +60,8 @@ public final class ServerMessageDeliverer implements LayerStack.Inbox {
                     CoapConfig.OBSERVE_MAX_OBSERVERS_PER_PEER.defaultValue());
     private volatile int maxObserversPerResource = CoapConfig.OBSERVE_MAX_OBSERVERS_PER_RESOURCE.defaultValue();
 
+    private volatile FaultInjector faults = FaultInjector.off();
+
     public ServerMessageDeliverer(ResourceTree tree, ExchangeResponder responder) {
         this(tree, responder, DEFAULT_OVERLOAD_MAX_AGE);
     }
@@ -73,6 +78,15 @@ public final class ServerMessageDeliverer implements LayerStack.Inbox {
 
     public ServerCounters counters() {
         return counters;
+    }
+
+    /**
+     * Installs fault injection for chaos tests: at the {@link FaultKind#HANDLER_THROWS} rate a
+     * handler throws before it runs (answered 5.00 as any throwing handler). Off by default.
+     */
+    public ServerMessageDeliverer faults(FaultInjector faults) {
+        this.faults = java.util.Objects.requireNonNull(faults, "faults");
+        return this;
     }
 
     /** Observe limits; the server shares one budget among the deliverers of its endpoints. */
@@ -156,6 +170,9 @@ public final class ServerMessageDeliverer implements LayerStack.Inbox {
 
     private void invoke(Resource resource, CoapExchange cx) {
         try {
+            if (faults.inject(FaultKind.HANDLER_THROWS)) {
+                throw new InjectedFault(FaultKind.HANDLER_THROWS);
+            }
             resource.handleRequest(cx);
         } catch (VirtualMachineError e) {
             // out of memory and the like: nothing sensible to answer; a stack overflow is local

@@ -32,6 +32,9 @@ import org.slf4j.LoggerFactory;
  * threads share the channel (the JDK serialises the {@code receive} system calls); with more than
  * one, one thread processes a datagram while another waits in the kernel. See
  * {@code docs/network-stage.md} for the defaults and measurements.
+ *
+ * <p>A receive thread that dies (the receiver threw an {@link Error}) is replaced while the
+ * connector runs; see {@link ConnectorCounters#receiverRestarts()}.
  */
 public final class UdpConnector implements Connector {
 
@@ -92,14 +95,16 @@ public final class UdpConnector implements Connector {
             boundAddress = (InetSocketAddress) ch.getLocalAddress();
             outbound = new ArrayBlockingQueue<>(config.outboundQueueCapacity());
             threadFactory = new NamedThreadFactory("udp", true);
-            for (int i = 0; i < config.receiverThreads(); i++) {
-                threads.add(threadFactory.newThread(new Receive(ch)));
+            synchronized (threads) {
+                for (int i = 0; i < config.receiverThreads(); i++) {
+                    threads.add(threadFactory.newThread(new Receive(ch)));
+                }
+                for (int i = 0; i < config.senderThreads(); i++) {
+                    threads.add(threadFactory.newThread(new Send(ch, outbound)));
+                }
+                state = State.RUNNING;
+                threads.forEach(Thread::start);
             }
-            for (int i = 0; i < config.senderThreads(); i++) {
-                threads.add(threadFactory.newThread(new Send(ch, outbound)));
-            }
-            state = State.RUNNING;
-            threads.forEach(Thread::start);
             LOG.info("UDP connector bound to {} (rcvbuf {}, sndbuf {}, {} receiver / {} sender threads)",
                     boundAddress, ch.getOption(StandardSocketOptions.SO_RCVBUF),
                     ch.getOption(StandardSocketOptions.SO_SNDBUF), config.receiverThreads(),
@@ -119,11 +124,15 @@ public final class UdpConnector implements Connector {
             } catch (IOException e) {
                 LOG.warn("closing {} failed", boundAddress, e);
             }
-            threads.forEach(Thread::interrupt);
+            synchronized (threads) {
+                threads.forEach(Thread::interrupt);
+            }
             if (!threadFactory.joinAll(JOIN_TIMEOUT)) {
                 LOG.warn("connector threads still alive after stop: {}", threadFactory.liveThreads());
             }
-            threads.clear();
+            synchronized (threads) {
+                threads.clear();
+            }
             failQueued(outbound);
         }
     }
@@ -206,6 +215,15 @@ public final class UdpConnector implements Connector {
 
         @Override
         public void run() {
+            try {
+                receiveLoop();
+            } catch (Throwable t) {
+                // An Error from the receiver (or a bug here) ends this thread; the others keep going.
+                replaceDeadReceiver(ch, t);
+            }
+        }
+
+        private void receiveLoop() {
             Clock clock = config.clock();
             int max = config.maxDatagramSize();
             // one byte more than allowed: a datagram that fills it was too large (the kernel truncates)
@@ -237,6 +255,28 @@ public final class UdpConnector implements Connector {
                     LOG.warn("RawDataReceiver threw on datagram from {}", peer, e);
                 }
             }
+        }
+    }
+
+    /**
+     * Supervision: a receive thread that died unexpectedly is replaced by a new one on the same
+     * channel, counted in {@link ConnectorCounters#receiverRestarts()}. Not after stop(): the
+     * state is checked under the same lock stop() takes to interrupt the threads, so no thread is
+     * started that stop() would not join.
+     */
+    private void replaceDeadReceiver(DatagramChannel ch, Throwable cause) {
+        synchronized (threads) {
+            if (state != State.RUNNING || !ch.isOpen() || ch != channel) {
+                LOG.warn("receive thread {} on {} died while stopping", Thread.currentThread().getName(),
+                        boundAddress, cause);
+                return;
+            }
+            Thread next = threadFactory.newThread(new Receive(ch));
+            threads.add(next);
+            counters.incrementReceiverRestarts();
+            LOG.error("receive thread {} on {} died; replaced by {}", Thread.currentThread().getName(),
+                    boundAddress, next.getName(), cause);
+            next.start();
         }
     }
 
