@@ -3,7 +3,10 @@ package io.stagecoach.examples.cli;
 import io.stagecoach.core.config.CoapConfig;
 import io.stagecoach.core.config.ConfigDocsMain;
 import io.stagecoach.core.network.CoapEndpoint;
+import io.stagecoach.core.network.CoapEndpointBuilder;
+import io.stagecoach.core.network.faults.FaultInjector;
 import io.stagecoach.core.server.CoapServer;
+import io.stagecoach.core.server.CoapServerBuilder;
 import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.config.Configuration;
 import io.stagecoach.elements.config.ModuleDefinitions;
@@ -72,8 +75,17 @@ final class PlugtestServerRunner implements AutoCloseable {
         Plugtest plugtest = null;
         CoapServer server = null;
         try {
-            CoapEndpoint endpoint = CoapEndpoint.builder().connector(connector).config(config).scheduler(scheduler).build();
-            server = CoapServer.builder().endpoint(endpoint).build();
+            CoapEndpointBuilder eb = CoapEndpoint.builder().connector(connector).config(config).scheduler(scheduler);
+            CoapServerBuilder sb = CoapServer.builder();
+            if (o.faultRate > 0) {
+                FaultInjector.Builder fb = FaultInjector.builder().seed(o.faultSeed);
+                o.faultKinds.forEach(k -> fb.rate(k, o.faultRate));
+                FaultInjector faults = fb.build();
+                eb.faults(faults);
+                sb.faults(faults);
+                name += ", faults " + o.faultRate + " " + o.faultKinds;
+            }
+            server = sb.endpoint(eb.build()).build();
             plugtest = Plugtest.builder().scheduler(scheduler).notifyPeriod(o.notifyPeriod).build().installOn(server);
             server.start();
             return new PlugtestServerRunner(scheduler, server, plugtest, name, config);

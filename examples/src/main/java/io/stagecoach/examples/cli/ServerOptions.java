@@ -1,10 +1,13 @@
 package io.stagecoach.examples.cli;
 
+import io.stagecoach.core.network.faults.FaultKind;
 import io.stagecoach.examples.plugtest.Plugtest;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Set;
 
 /**
  * The options of {@code ./stagecoach server}; values not given stay unset ({@code null} or -1) so
@@ -24,6 +27,9 @@ final class ServerOptions {
     int blockSize = Plugtest.DEFAULT_BLOCK_SIZE;
     boolean blockSizeGiven;
     Path config;
+    double faultRate;
+    long faultSeed = 1;
+    Set<FaultKind> faultKinds = EnumSet.allOf(FaultKind.class);
     boolean help;
 
     static String usage() {
@@ -39,6 +45,11 @@ final class ServerOptions {
                 "  --notify-ms MS          period of the observable resources' changes (default 5000)",
                 "  --block-size BYTES      block size and maximum message size, 16..1024 (default 64)",
                 "  --config FILE           properties file with configuration keys (docs/configuration.md)",
+                "  --faults RATE           chaos test: inject every fault kind at RATE in [0, 1] (default 0 = off;",
+                "                          docs/reliability.md, Faults)",
+                "  --fault-seed N          seed of the fault draws (default 1)",
+                "  --fault-kinds LIST      which kinds --faults injects, comma-separated (default all: HANDLER_THROWS,",
+                "                          LAYER_THROWS,RECEIVER_DIES,EXECUTOR_REJECTS)",
                 "Prints 'listening on coap://ADDR:PORT (connector ...)' when ready; SIGINT/SIGTERM stop it (exit 0).",
                 "");
     }
@@ -70,10 +81,46 @@ final class ServerOptions {
                     }
                 }
                 case "--config" -> o.config = Path.of(c.value());
+                case "--faults" -> o.faultRate = rate(c.value());
+                case "--fault-seed" -> o.faultSeed = seed(c.value());
+                case "--fault-kinds" -> o.faultKinds = kinds(c.value());
                 default -> throw new UsageException("unknown option '" + flag + "'; try './stagecoach server --help'");
             }
         }
         return o;
+    }
+
+    private static double rate(String text) throws UsageException {
+        try {
+            double r = Double.parseDouble(text);
+            if (r >= 0 && r <= 1) {
+                return r;
+            }
+        } catch (NumberFormatException e) {
+            // reported below with the same message as an out-of-range value
+        }
+        throw new UsageException("--faults must be a rate in [0, 1], got '" + text + "'");
+    }
+
+    private static Set<FaultKind> kinds(String text) throws UsageException {
+        Set<FaultKind> out = EnumSet.noneOf(FaultKind.class);
+        for (String k : text.split(",")) {
+            try {
+                out.add(FaultKind.valueOf(k.trim().toUpperCase(java.util.Locale.ROOT)));
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--fault-kinds: unknown kind '" + k + "'; one of "
+                        + java.util.Arrays.toString(FaultKind.values()));
+            }
+        }
+        return out;
+    }
+
+    private static long seed(String text) throws UsageException {
+        try {
+            return Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            throw new UsageException("--fault-seed must be an integer, got '" + text + "'");
+        }
     }
 
     private static InetAddress address(String text) throws UsageException {

@@ -1,6 +1,7 @@
 package io.stagecoach.examples.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stagecoach.core.config.CoapConfig;
@@ -92,6 +93,10 @@ class ServerCommandTest {
                 new String[] {"--port", "70000"},
                 new String[] {"--connector", "dpdk"},
                 new String[] {"--block-size", "48"},
+                new String[] {"--faults", "1.5"},
+                new String[] {"--faults", "x"},
+                new String[] {"--fault-kinds", "SEGFAULT"},
+                new String[] {"--fault-seed", "y"},
                 new String[] {"--bogus"},
                 new String[] {"--port"},
                 new String[] {"--config", dir.resolve("missing.properties").toString(), "--port", "0"},
@@ -115,8 +120,20 @@ class ServerCommandTest {
         assertEquals(0, status);
         String help = out.toString(StandardCharsets.UTF_8);
         for (String flag : List.of("--port", "--bind", "--connector", "--receivers", "--senders", "--protocol-threads",
-                "--notify-ms", "--block-size", "--config")) {
+                "--notify-ms", "--block-size", "--config", "--faults", "--fault-seed", "--fault-kinds")) {
             assertTrue(help.contains(flag), flag + " in\n" + help);
+        }
+    }
+
+    @Test
+    void faultsFlagInstallsTheInjectorOnlyWhenGiven() throws Exception {
+        try (PlugtestServerRunner runner = PlugtestServerRunner.start(ServerOptions.parse(new String[] {
+            "--port", "0", "--bind", "127.0.0.1", "--faults", "0.01", "--fault-kinds", "handler_throws,LAYER_THROWS"}))) {
+            assertTrue(runner.readyLine().contains("faults 0.01 [HANDLER_THROWS, LAYER_THROWS]"), runner.readyLine());
+        }
+        try (PlugtestServerRunner runner = PlugtestServerRunner.start(ServerOptions.parse(
+                new String[] {"--port", "0", "--bind", "127.0.0.1"}))) {
+            assertFalse(runner.readyLine().contains("faults"), "off by default: " + runner.readyLine());
         }
     }
 
