@@ -1,5 +1,6 @@
 package io.stagecoach.bench.ccsim;
 
+import io.stagecoach.elements.ForwardingConnector;
 import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.RawData;
 import java.nio.ByteBuffer;
@@ -40,10 +41,10 @@ final class ClientTap extends ForwardingConnector {
         ByteBuffer b = data.buffer();
         super.send(data);
         wireBytes += b.limit() + overheadBytes;
-        if (!isConRequest(b)) {
+        if (!Datagrams.isConRequest(b)) {
             return;
         }
-        int mid = mid(b);
+        int mid = Datagrams.mid(b);
         if (mid != currentMid) {
             currentMid = mid;
             copies = 0;

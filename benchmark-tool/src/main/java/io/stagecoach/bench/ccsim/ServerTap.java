@@ -1,5 +1,6 @@
 package io.stagecoach.bench.ccsim;
 
+import io.stagecoach.elements.ForwardingConnector;
 import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.RawData;
 import io.stagecoach.elements.RawDataReceiver;
@@ -25,7 +26,7 @@ final class ServerTap extends ForwardingConnector {
     @Override
     public void setRawDataReceiver(RawDataReceiver receiver) {
         super.setRawDataReceiver(raw -> {
-            if (isConRequest(raw.buffer())) {
+            if (Datagrams.isConRequest(raw.buffer())) {
                 requestCopiesReceived++;
             }
             receiver.receiveData(raw);

@@ -12,12 +12,11 @@ import io.stagecoach.core.network.CoapEndpoint;
 import io.stagecoach.core.server.CoapResource;
 import io.stagecoach.core.server.CoapServer;
 import io.stagecoach.elements.Connector;
-import io.stagecoach.elements.ConnectorCounters;
+import io.stagecoach.elements.ForwardingConnector;
 import io.stagecoach.elements.RawData;
 import io.stagecoach.elements.RawDataReceiver;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
 import io.stagecoach.elements.udp.UdpConnector;
-import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -79,18 +78,17 @@ class ReceiverDiesUdpTest {
     }
 
     /** Between the faulty receiver and the UDP connector: counts down when the receiver throws an Error. */
-    private static final class WatchDeaths implements Connector {
+    private static final class WatchDeaths extends ForwardingConnector {
         final CountDownLatch died = new CountDownLatch(1);
         final AtomicReference<Thread> deadThread = new AtomicReference<>();
-        private final Connector delegate;
 
         WatchDeaths(Connector delegate) {
-            this.delegate = delegate;
+            super(delegate);
         }
 
         @Override
         public void setRawDataReceiver(RawDataReceiver receiver) {
-            delegate.setRawDataReceiver(data -> {
+            super.setRawDataReceiver(data -> {
                 try {
                     receiver.receiveData(data);
                 } catch (InjectedError e) {
@@ -99,41 +97,6 @@ class ReceiverDiesUdpTest {
                     throw e;
                 }
             });
-        }
-
-        @Override
-        public void start() throws IOException {
-            delegate.start();
-        }
-
-        @Override
-        public void stop() {
-            delegate.stop();
-        }
-
-        @Override
-        public void destroy() {
-            delegate.destroy();
-        }
-
-        @Override
-        public void send(RawData data) {
-            delegate.send(data);
-        }
-
-        @Override
-        public InetSocketAddress getAddress() {
-            return delegate.getAddress();
-        }
-
-        @Override
-        public String getProtocol() {
-            return delegate.getProtocol();
-        }
-
-        @Override
-        public ConnectorCounters counters() {
-            return delegate.counters();
         }
     }
 }
