@@ -19,8 +19,7 @@ import org.HdrHistogram.Histogram;
  * @param unavailable   of the {@code errors}, the 5.03 Service Unavailable answers (RFC 7252
  *                      §5.9.3.4); not carried by the distributed control protocol (0 there)
  * @param retransmissions CON requests sent again with the same MID and token in the window
- *                      ({@link LoadSpec#retransmit()}, RFC 7252 §4.2); 0 when off; not carried by
- *                      the distributed control protocol (0 there)
+ *                      ({@link LoadSpec#retransmit()}, RFC 7252 §4.2); 0 when off
  */
 public record StepResult(int concurrency, double durationS, long completed, long timeouts, long errors,
         double throughputRps, Histogram latencyUs, long unavailable, long retransmissions) {
