@@ -304,6 +304,34 @@ class UdpConnectorContractTest {
         assertEquals(2, server.counters().received());
     }
 
+    /**
+     * Supervision (issue 11 "Faults"): a receiver that throws an Error loses that datagram only.
+     * The JDK connector's receive thread dies and is replaced; Netty's event loop catches it in
+     * the handler and carries on. Both count it in receiverRestarts.
+     */
+    @ParameterizedTest
+    @MethodSource("kinds")
+    void receiverErrorLosesOneDatagramIsCountedAndReceptionGoesOn(Kind kind) throws Exception {
+        Connector server = open(kind, loopback());
+        CountDownLatch second = new CountDownLatch(1);
+        List<Integer> delivered = new java.util.concurrent.CopyOnWriteArrayList<>();
+        server.setRawDataReceiver(d -> {
+            if (d.size() == 1) {
+                throw new Error("test: receiver dies");
+            }
+            delivered.add(d.size());
+            second.countDown();
+        });
+        try (DatagramChannel client = DatagramChannel.open()) {
+            client.send(ByteBuffer.allocate(1), server.getAddress());
+            client.send(ByteBuffer.allocate(2), server.getAddress());
+            assertTrue(second.await(TIMEOUT_S, TimeUnit.SECONDS), "second datagram arrived after the Error");
+        }
+        assertEquals(List.of(2), delivered, "sent a 1-byte (Error) and a 2-byte datagram, got");
+        assertEquals(1, server.counters().receiverRestarts(), "one receiver Error survived");
+        assertEquals(2, server.counters().received());
+    }
+
     @ParameterizedTest
     @MethodSource("kinds")
     void sendWhileStoppedFailsAndDestroyedCannotStart(Kind kind) throws Exception {
