@@ -18,28 +18,33 @@ import java.util.Set;
  *                   must be positive: a datagram lost with a dying receive thread is only
  *                   recovered by a retransmission (RFC 7252 §4.2)
  * @param rate       fault rate of each kind in {@code kinds}, in (0, 1]
- * @param kinds      the fault kinds injected in phase 2
+ * @param kinds      the fault kinds injected in the faulty phases
+ * @param rounds     judged rounds, each a fault-free and a faulty phase in alternating order
  * @param seed       seed of the {@code FaultInjector}
  * @param drainLimit how long to wait, after the load stops, for the exchange store to empty
  * @param json       where to write the JSON report, or {@code null}
  */
 public record FaultsOptions(Duration warmup, Duration duration, Duration cooldown, Duration timeout,
-        Duration retransmit, int clients, int loops, double rate, Set<FaultKind> kinds, long seed,
+        Duration retransmit, int clients, int loops, double rate, Set<FaultKind> kinds, long seed, int rounds,
         Duration drainLimit, Path json) {
 
     static final String USAGE = """
             usage: stagecoach bench scenario faults [options]
-              Issue 11 "Faults": runs the plugtest server in this JVM on loopback UDP, drives
-              /benchmark with retransmitting CON clients, first without faults (phase 1), then with
-              faults injected at RATE (phase 2), then stops the load and waits for the exchange store
-              to drain, destroys the server and looks for stagecoach- threads left. Exit 0 when the
-              verdicts hold (phase 2 req/s >= 80 % of phase 1; phase 2 timeouts == 0; every dead
-              receive thread replaced; exchange store 0 within the drain limit; no thread left),
-              1 otherwise, 2 bad usage.
+              Issue 11 "Faults": runs the plugtest server in this JVM on loopback UDP and drives
+              /benchmark with retransmitting CON clients: one unjudged fault-free warm-up phase, then
+              N rounds of a fault-free phase and a faulty phase (each kind at RATE) back to back,
+              odd rounds clean first, even rounds faulty first. Then it stops the load, waits for the
+              exchange store to drain, destroys the server and looks for stagecoach- threads left.
+              Exit 0 when the verdicts hold (median faulty req/s >= 80 % of median fault-free req/s;
+              no timeout in any faulty phase; every dead receive thread replaced; every injected
+              handler/layer fault answered 5.00, rejection 5.03; exchange store 0 within the drain
+              limit; no thread left), 1 otherwise, 2 bad usage. A phase lasts warm-up + duration +
+              cool-down; the run about (2N + 1) phases.
               --rate R                 fault rate per kind, (0, 1] (default 0.01)
               --kinds LIST             comma-separated: HANDLER_THROWS, LAYER_THROWS, RECEIVER_DIES,
                                        EXECUTOR_REJECTS (default all)
               --seed N                 fault injector seed (default 1)
+              --rounds N               judged rounds, >= 1 (default 3)
               --clients N              clients on /benchmark (default 100)
               --retransmit MS          clients' first retransmission interval in ms (default 10)
               --duration S             measured seconds per phase (default 10)
@@ -65,6 +70,9 @@ public record FaultsOptions(Duration warmup, Duration duration, Duration cooldow
         if (retransmit.isZero() || retransmit.isNegative()) {
             throw new IllegalArgumentException("--retransmit must be positive: a lost datagram needs a retransmission");
         }
+        if (rounds < 1) {
+            throw new IllegalArgumentException("--rounds must be >= 1, got " + rounds);
+        }
         if (drainLimit.isNegative()) {
             throw new IllegalArgumentException("--drain-limit must not be negative");
         }
@@ -73,14 +81,14 @@ public record FaultsOptions(Duration warmup, Duration duration, Duration cooldow
                 .withTimes(warmup, duration, cooldown).withLoops(loops).withRetransmit(retransmit);
     }
 
-    /** 100 clients, 1 % of every kind, 3 s warm-up, 10 s phases, 10 ms retransmission. */
+    /** 100 clients, 1 % of every kind, 3 rounds, 3 s warm-up, 10 s phases, 10 ms retransmission. */
     public static FaultsOptions defaults() {
         return new FaultsOptions(Duration.ofSeconds(3), Duration.ofSeconds(10), Duration.ofSeconds(1),
                 Duration.ofSeconds(5), Duration.ofMillis(10), 100, LoadSpec.defaultLoops(), 0.01,
-                EnumSet.allOf(FaultKind.class), 1, Duration.ofSeconds(5), null);
+                EnumSet.allOf(FaultKind.class), 1, 3, Duration.ofSeconds(5), null);
     }
 
-    /** The retransmitting CON GET load spec of both phases against {@code uri}. */
+    /** The retransmitting CON GET load spec of every phase against {@code uri}. */
     LoadSpec spec(CoapUri uri) {
         return LoadSpec.defaults(uri).withTimeout(timeout).withTimes(warmup, duration, cooldown).withLoops(loops)
                 .withRetransmit(retransmit);
@@ -88,17 +96,22 @@ public record FaultsOptions(Duration warmup, Duration duration, Duration cooldow
 
     public FaultsOptions withTimes(Duration warmup, Duration duration, Duration cooldown) {
         return new FaultsOptions(warmup, duration, cooldown, timeout, retransmit, clients, loops, rate, kinds, seed,
-                drainLimit, json);
+                rounds, drainLimit, json);
     }
 
     public FaultsOptions withFaults(double rate, Set<FaultKind> kinds) {
         return new FaultsOptions(warmup, duration, cooldown, timeout, retransmit, clients, loops, rate, kinds, seed,
-                drainLimit, json);
+                rounds, drainLimit, json);
+    }
+
+    public FaultsOptions withRounds(int rounds) {
+        return new FaultsOptions(warmup, duration, cooldown, timeout, retransmit, clients, loops, rate, kinds, seed,
+                rounds, drainLimit, json);
     }
 
     public FaultsOptions withClients(int clients) {
         return new FaultsOptions(warmup, duration, cooldown, timeout, retransmit, clients, loops, rate, kinds, seed,
-                drainLimit, json);
+                rounds, drainLimit, json);
     }
 
     /** Parses the flags after {@code scenario faults}. */
@@ -115,6 +128,7 @@ public record FaultsOptions(Duration warmup, Duration duration, Duration cooldow
         double rate = d.rate;
         Set<FaultKind> kinds = d.kinds;
         long seed = d.seed;
+        int rounds = d.rounds;
         Path json = null;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
@@ -122,6 +136,7 @@ public record FaultsOptions(Duration warmup, Duration duration, Duration cooldow
                 case "--rate" -> rate = number(Options.value(args, ++i, a), a);
                 case "--kinds" -> kinds = kinds(Options.value(args, ++i, a));
                 case "--seed" -> seed = (long) Options.integer(args, ++i, a);
+                case "--rounds" -> rounds = Options.integer(args, ++i, a);
                 case "--clients" -> clients = Options.integer(args, ++i, a);
                 case "--retransmit" -> retransmit = Duration.ofMillis(Options.integer(args, ++i, a));
                 case "--duration", "-d" -> duration = Options.seconds(args, ++i, a);
@@ -135,7 +150,7 @@ public record FaultsOptions(Duration warmup, Duration duration, Duration cooldow
             }
         }
         return new FaultsOptions(warmup, duration, cooldown, timeout, retransmit, clients, loops, rate, kinds, seed,
-                drain, json);
+                rounds, drain, json);
     }
 
     private static double number(String v, String name) {

@@ -4,7 +4,6 @@ import io.stagecoach.bench.load.StepResult;
 import io.stagecoach.core.network.faults.FaultKind;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -17,20 +16,20 @@ import java.util.TreeSet;
  * {@link #judge}.
  *
  * @param target      the server tested
- * @param rate        fault rate per kind in phase 2
- * @param kinds       kinds injected in phase 2
- * @param baseline    phase 1, no faults
- * @param faulted     phase 2, faults injected
- * @param injected    faults injected per kind over phase 2 (warm-up and cool-down included)
+ * @param rate        fault rate per kind in the faulty phases
+ * @param kinds       kinds injected in the faulty phases
+ * @param warmup      the unjudged fault-free phase run before round 1 to warm the JIT
+ * @param rounds      the judged rounds, in the order they ran
+ * @param injected    faults injected per kind over the whole run (warm-ups and cool-downs included)
  * @param server      the server's own counts over the whole run
- * @param drain       the exchange store after the load stopped
+ * @param drain       the exchange store after the load of the last round stopped
  * @param threadsLeft names of {@code stagecoach-} threads alive after the server was destroyed
  */
-public record FaultsResult(String target, double rate, Set<FaultKind> kinds, StepResult baseline, StepResult faulted,
-        Map<FaultKind, Long> injected, ServerCounts server, Drain drain, List<String> threadsLeft,
-        List<Verdict> verdicts) {
+public record FaultsResult(String target, double rate, Set<FaultKind> kinds, StepResult warmup,
+        List<FaultsRound> rounds, Map<FaultKind, Long> injected, ServerCounts server, Drain drain,
+        List<String> threadsLeft, List<Verdict> verdicts) {
 
-    /** Phase 2 must keep at least this share of the phase-1 throughput. */
+    /** The median faulty phase must keep at least this share of the median fault-free throughput. */
     public static final double MIN_THROUGHPUT_RATIO = 0.8;
 
     /**
@@ -53,33 +52,46 @@ public record FaultsResult(String target, double rate, Set<FaultKind> kinds, Ste
 
     public FaultsResult {
         Objects.requireNonNull(target, "target");
-        Objects.requireNonNull(baseline, "baseline");
-        Objects.requireNonNull(faulted, "faulted");
+        Objects.requireNonNull(warmup, "warmup");
         Objects.requireNonNull(server, "server");
         Objects.requireNonNull(drain, "drain");
         kinds = Set.copyOf(kinds);
+        rounds = List.copyOf(rounds);
+        if (rounds.isEmpty()) {
+            throw new IllegalArgumentException("a result needs at least one round");
+        }
         injected = Map.copyOf(injected);
         threadsLeft = List.copyOf(threadsLeft);
         verdicts = List.copyOf(verdicts);
     }
 
-    /** The result with the verdicts computed from the measurements. */
-    public static FaultsResult judge(String target, double rate, Set<FaultKind> kinds, StepResult baseline,
-            StepResult faulted, Map<FaultKind, Long> injected, ServerCounts server, Drain drain,
+    /**
+     * The result with the verdicts computed from the measurements. Throughput is judged on the
+     * medians over the rounds (one disturbed phase on a shared machine moves a median little),
+     * timeouts over all faulty phases together, the fault counts over the whole run.
+     */
+    public static FaultsResult judge(String target, double rate, Set<FaultKind> kinds, StepResult warmup,
+            List<FaultsRound> rounds, Map<FaultKind, Long> injected, ServerCounts server, Drain drain,
             List<String> threadsLeft) {
         Map<FaultKind, Long> inj = new EnumMap<>(FaultKind.class);
         for (FaultKind k : FaultKind.values()) {
             inj.put(k, injected.getOrDefault(k, 0L));
         }
         List<Verdict> v = new ArrayList<>(6);
-        double ratio = baseline.throughputRps() > 0 ? faulted.throughputRps() / baseline.throughputRps() : 0;
-        v.add(new Verdict(String.format(Locale.ROOT, "phase 2 req/s >= %.0f %% of phase 1", MIN_THROUGHPUT_RATIO * 100),
-                baseline.completed() > 0 && ratio >= MIN_THROUGHPUT_RATIO,
-                String.format(Locale.ROOT, "%.1f vs %.1f req/s, %.1f %%", faulted.throughputRps(),
-                        baseline.throughputRps(), ratio * 100)));
-        v.add(new Verdict("phase 2 timeouts == 0", faulted.timeouts() == 0 && faulted.completed() > 0,
-                faulted.timeouts() + " timeouts, " + faulted.retransmissions() + " retransmissions, "
-                        + faulted.completed() + " completed"));
+        double clean = FaultsRound.median(rounds, r -> r.clean().throughputRps());
+        double faulty = FaultsRound.median(rounds, r -> r.faulty().throughputRps());
+        double ratio = clean > 0 ? faulty / clean : 0;
+        v.add(new Verdict(String.format(Locale.ROOT, "median faulty req/s >= %.0f %% of median fault-free req/s",
+                MIN_THROUGHPUT_RATIO * 100), clean > 0 && ratio >= MIN_THROUGHPUT_RATIO,
+                String.format(Locale.ROOT, "%.1f vs %.1f req/s over %d round(s), %.1f %%", faulty, clean,
+                        rounds.size(), ratio * 100)));
+        long timeouts = rounds.stream().mapToLong(r -> r.faulty().timeouts()).sum();
+        long retrans = rounds.stream().mapToLong(r -> r.faulty().retransmissions()).sum();
+        long completed = rounds.stream().mapToLong(r -> r.faulty().completed()).sum();
+        boolean allServed = rounds.stream().allMatch(r -> r.faulty().completed() > 0);
+        v.add(new Verdict("faulty-phase timeouts == 0", timeouts == 0 && allServed,
+                timeouts + " timeouts, " + retrans + " retransmissions, " + completed + " completed in "
+                        + rounds.size() + " faulty phase(s)" + (allServed ? "" : ", one completed nothing")));
         v.add(new Verdict("every dead receive thread replaced", server.receiverRestarts() == inj.get(FaultKind.RECEIVER_DIES),
                 server.receiverRestarts() + " restarts, " + inj.get(FaultKind.RECEIVER_DIES) + " RECEIVER_DIES"));
         boolean answered = server.handlerErrors() == inj.get(FaultKind.HANDLER_THROWS)
@@ -94,22 +106,40 @@ public record FaultsResult(String target, double rate, Set<FaultKind> kinds, Ste
                         + " ms (limit " + drain.limitMillis() + " ms)"));
         v.add(new Verdict("no stagecoach- thread after destroy()", threadsLeft.isEmpty(),
                 threadsLeft.isEmpty() ? "none" : String.join(", ", threadsLeft)));
-        return new FaultsResult(target, rate, kinds, baseline, faulted, inj, server, drain, threadsLeft, v);
+        return new FaultsResult(target, rate, kinds, warmup, rounds, inj, server, drain, threadsLeft, v);
     }
 
     public boolean passed() {
         return verdicts.stream().allMatch(Verdict::passed);
     }
 
-    /** The table of both phases, the fault counts, then the verdict lines. */
+    /** Median req/s of the fault-free phases. */
+    public double cleanMedianRps() {
+        return FaultsRound.median(rounds, r -> r.clean().throughputRps());
+    }
+
+    /** Median req/s of the faulty phases. */
+    public double faultyMedianRps() {
+        return FaultsRound.median(rounds, r -> r.faulty().throughputRps());
+    }
+
+    /** Every phase in the order it ran, the medians, the fault counts, then the verdict lines. */
     public String toText() {
-        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "faults scenario against %s: rate %s of %s%n",
-                target, rate, new TreeSet<>(kinds)));
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "faults scenario against %s: rate %s of %s, "
+                + "%d round(s)%n", target, rate, new TreeSet<>(kinds), rounds.size()));
         sb.append(String.format(Locale.ROOT, "%-18s %7s %10s %10s %9s %8s %9s %7s %10s %10s%n", "phase", "clients",
                 "req/s", "completed", "timeouts", "retrans", "non-2.xx", "5.03", "p50", "p99"));
-        row(sb, "1 no faults", baseline);
-        row(sb, "2 faults", faulted);
-        sb.append("injected (phase 2):");
+        row(sb, "warm-up (unjudged)", warmup);
+        for (FaultsRound r : rounds) {
+            String first = r.faultyFirst() ? " faulty" : " clean";
+            String second = r.faultyFirst() ? " clean" : " faulty";
+            row(sb, "round " + r.number() + first, r.inOrder().get(0));
+            row(sb, "round " + r.number() + second, r.inOrder().get(1));
+        }
+        double clean = cleanMedianRps();
+        sb.append(String.format(Locale.ROOT, "median req/s: clean %.1f, faulty %.1f, ratio %.1f %%%n", clean,
+                faultyMedianRps(), clean > 0 ? faultyMedianRps() / clean * 100 : 0.0));
+        sb.append("injected (whole run):");
         injected.entrySet().stream().sorted(Map.Entry.comparingByKey())
                 .forEach(e -> sb.append(' ').append(e.getKey()).append('=').append(e.getValue()));
         sb.append(String.format(Locale.ROOT, "%nserver: receiver restarts %d, handler errors %d, layer errors %d, "
@@ -131,62 +161,8 @@ public record FaultsResult(String target, double rate, Set<FaultKind> kinds, Ste
         return micros < 0 ? "-" : String.format(Locale.ROOT, "%.3f ms", micros / 1000.0);
     }
 
-    /** The JSON report's content. */
+    /** The JSON report's content ({@link FaultsJson}). */
     public Map<String, Object> toJsonMap(String command, Map<String, Object> machine) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("command", command);
-        m.put("machine", machine);
-        m.put("target", target);
-        m.put("rate", rate);
-        m.put("kinds", new ArrayList<>(new TreeSet<>(kinds)).stream().map(Enum::name).toList());
-        Map<String, Object> phases = new LinkedHashMap<>();
-        phases.put("no_faults", phase(baseline));
-        phases.put("faults", phase(faulted));
-        m.put("phases", phases);
-        Map<String, Object> inj = new LinkedHashMap<>();
-        injected.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> inj.put(e.getKey().name(), e.getValue()));
-        m.put("injected", inj);
-        Map<String, Object> srv = new LinkedHashMap<>();
-        srv.put("receiver_restarts", server.receiverRestarts());
-        srv.put("handler_errors", server.handlerErrors());
-        srv.put("stack_errors", server.stackErrors());
-        srv.put("executor_rejections", server.rejected());
-        m.put("server", srv);
-        Map<String, Object> d = new LinkedHashMap<>();
-        d.put("open_at_stop", drain.atStop());
-        d.put("open_after_wait", drain.remaining());
-        d.put("wait_ms", drain.millis());
-        d.put("limit_ms", drain.limitMillis());
-        m.put("drain", d);
-        m.put("threads_left", threadsLeft);
-        List<Object> vs = new ArrayList<>();
-        for (Verdict x : verdicts) {
-            Map<String, Object> e = new LinkedHashMap<>();
-            e.put("name", x.name());
-            e.put("passed", x.passed());
-            e.put("detail", x.detail());
-            vs.add(e);
-        }
-        m.put("verdicts", vs);
-        m.put("passed", passed());
-        return m;
-    }
-
-    private static Map<String, Object> phase(StepResult s) {
-        Map<String, Object> g = new LinkedHashMap<>();
-        g.put("clients", s.concurrency());
-        g.put("duration_s", s.durationS());
-        g.put("throughput_rps", s.throughputRps());
-        g.put("completed", s.completed());
-        g.put("timeouts", s.timeouts());
-        g.put("retransmissions", s.retransmissions());
-        g.put("non_2xx", s.errors());
-        g.put("service_unavailable_503", s.unavailable());
-        Map<String, Object> lat = new LinkedHashMap<>();
-        lat.put("p50", s.completed() == 0 ? null : s.percentileUs(50));
-        lat.put("p99", s.completed() == 0 ? null : s.percentileUs(99));
-        lat.put("max", s.completed() == 0 ? null : s.maxUs());
-        g.put("latency_us", lat);
-        return g;
+        return FaultsJson.map(this, command, machine);
     }
 }

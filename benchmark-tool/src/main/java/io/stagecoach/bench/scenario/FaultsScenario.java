@@ -27,10 +27,17 @@ import java.util.concurrent.TimeUnit;
  * <ol>
  *   <li>The plugtest server starts in this JVM on loopback UDP with a {@link FaultInjector}
  *       whose rates are all 0 ({@link PlugtestTarget#start(FaultInjector)}).</li>
- *   <li>Phase 1: {@code clients} retransmitting CON GET clients on {@code /benchmark}.</li>
- *   <li>Phase 2: the same, with each kind of {@link FaultsOptions#kinds()} set to the rate.</li>
+ *   <li>Warm-up: one fault-free phase, reported but not judged, so that round 1 does not run on
+ *       a JVM only seconds old.</li>
+ *   <li>{@link FaultsOptions#rounds()} rounds, each a fault-free phase and a faulty phase (each
+ *       kind of {@link FaultsOptions#kinds()} at the rate) back to back; odd rounds run the clean
+ *       phase first, even rounds the faulty one ({@link FaultsRound#faultyFirst(int)}), so the
+ *       order and slow drifts of a shared machine fall on both kinds alike. Every phase is
+ *       {@code clients} retransmitting CON GET clients on {@code /benchmark}.</li>
  *   <li>The load stops (the cool-down lets answers in flight arrive); the exchange store is
- *       polled every 10 ms until it is empty or the drain limit has passed.</li>
+ *       polled every 10 ms until it is empty or the drain limit has passed. Exchanges a faulty
+ *       phase leaked would still be open here: their lifetime (EXCHANGE_LIFETIME, 247 s) is far
+ *       longer than a phase.</li>
  *   <li>The server is destroyed; {@code stagecoach-} threads that were not alive before the
  *       server started and are still alive 2 s later are reported.</li>
  * </ol>
@@ -52,14 +59,14 @@ public final class FaultsScenario {
         this.progress = progress;
     }
 
-    /** Runs both phases and the checks; blocks for about 2 × (warm-up + duration + cool-down). */
+    /** Runs the warm-up, the rounds and the checks; blocks for about (2 × rounds + 1) phases. */
     public FaultsResult run() throws IOException, InterruptedException {
         Set<Thread> before = stagecoachThreads();
         FaultInjector faults = FaultInjector.builder().seed(options.seed()).build();
         PlugtestTarget server = PlugtestTarget.start(faults);
         String target;
-        StepResult baseline;
-        StepResult faulted;
+        StepResult warmup;
+        List<FaultsRound> rounds = new ArrayList<>(options.rounds());
         FaultsResult.Drain drain;
         FaultsResult.ServerCounts counts;
         try {
@@ -68,22 +75,16 @@ public final class FaultsScenario {
             target = authority + " (in-process plugtest server)";
             StepRunner runner = new StepRunner(options.spec(CoapUri.parse(authority + "/benchmark")), dest);
 
-            say("phase 1: %d clients on /benchmark, no faults, for %s", options.clients(), options.duration());
-            baseline = runner.run(options.clients(), StepListener.NONE);
-            say("phase 1: %s", summary(baseline));
-
-            for (FaultKind k : options.kinds()) {
-                faults.setRate(k, options.rate());
+            say("warm-up: %d clients on /benchmark, no faults, not judged", options.clients());
+            warmup = runner.run(options.clients(), StepListener.NONE);
+            say("warm-up: %s", summary(warmup));
+            for (int n = 1; n <= options.rounds(); n++) {
+                boolean faultyFirst = FaultsRound.faultyFirst(n);
+                StepResult first = phase(runner, faults, n, faultyFirst);
+                StepResult second = phase(runner, faults, n, !faultyFirst);
+                rounds.add(faultyFirst ? new FaultsRound(n, true, second, first)
+                        : new FaultsRound(n, false, first, second));
             }
-            say("phase 2: faults %s at rate %s", options.kinds(), options.rate());
-            try {
-                faulted = runner.run(options.clients(), StepListener.NONE);
-            } finally {
-                for (FaultKind k : FaultKind.values()) {
-                    faults.setRate(k, 0);
-                }
-            }
-            say("phase 2: %s", summary(faulted));
             drain = drain(server.endpoint());
             say("exchange store: %d open when the load stopped, %d after %d ms", drain.atStop(), drain.remaining(),
                     drain.millis());
@@ -99,8 +100,32 @@ public final class FaultsScenario {
             injected.put(k, faults.injected(k));
         }
         List<String> left = threadsLeft(before);
-        return FaultsResult.judge(target, options.rate(), options.kinds(), baseline, faulted, injected, counts, drain,
+        return FaultsResult.judge(target, options.rate(), options.kinds(), warmup, rounds, injected, counts, drain,
                 left);
+    }
+
+    /** One phase of round {@code n}: with every chosen kind at the rate when {@code faulty}, else none. */
+    private StepResult phase(StepRunner runner, FaultInjector faults, int n, boolean faulty)
+            throws IOException, InterruptedException {
+        String name = faulty ? "faulty" : "clean";
+        if (faulty) {
+            for (FaultKind k : options.kinds()) {
+                faults.setRate(k, options.rate());
+            }
+            say("round %d/%d %s: %s at rate %s", n, options.rounds(), name, options.kinds(), options.rate());
+        } else {
+            say("round %d/%d %s: no faults", n, options.rounds(), name);
+        }
+        StepResult r;
+        try {
+            r = runner.run(options.clients(), StepListener.NONE);
+        } finally {
+            for (FaultKind k : FaultKind.values()) {
+                faults.setRate(k, 0);
+            }
+        }
+        say("round %d/%d %s: %s", n, options.rounds(), name, summary(r));
+        return r;
     }
 
     /** Polls the exchange store until it is empty or the drain limit has passed. */
