@@ -119,6 +119,12 @@ public abstract class Message {
     /** A copy with another type. */
     public abstract Message withType(Type type);
 
+    /**
+     * A copy with another type and MID (0..65535, or -1 to unset): {@code withType(type).withMid(mid)}
+     * in one copy, as the message layer piggybacks a response in its ACK (saves one copy per response).
+     */
+    public abstract Message withTypeAndMid(Type type, int mid);
+
     /** A copy with another peer (metadata). */
     public abstract Message withPeer(EndpointContext peer);
 

@@ -120,6 +120,21 @@ public final class OptionSet implements Iterable<Option> {
         System.arraycopy(data, index[3 * i + 1], dst, off, index[3 * i + 2]);
     }
 
+    /** Whether the {@code i}-th value equals {@code value}; compares in place, no copy. */
+    public boolean valueEquals(int i, byte[] value) {
+        int off = index[3 * i + 1];
+        return Arrays.equals(data, off, off + index[3 * i + 2], value, 0, value.length);
+    }
+
+    /** {@link Arrays#hashCode(byte[])} of the {@code i}-th value, computed in place, no copy. */
+    public int valueHashCode(int i) {
+        int h = 1;
+        for (int j = index[3 * i + 1], end = j + index[3 * i + 2]; j < end; j++) {
+            h = 31 * h + data[j];
+        }
+        return h;
+    }
+
     /** The {@code i}-th option. */
     public Option option(int i) {
         int off = index[3 * i + 1];
@@ -203,6 +218,14 @@ public final class OptionSet implements Iterable<Option> {
             }
         }
         return isValidValue(n, data, index[3 * i + 1], index[3 * i + 2]);
+    }
+
+    /**
+     * Whether the {@code i}-th value has its defined length (and, for Block1/Block2, no reserved
+     * SZX 7), regardless of repetition: {@code option(i).isValid()} without building the option.
+     */
+    public boolean isValidValue(int i) {
+        return isValidValue(index[3 * i], data, index[3 * i + 1], index[3 * i + 2]);
     }
 
     static boolean isValidValue(int number, byte[] b, int off, int len) {

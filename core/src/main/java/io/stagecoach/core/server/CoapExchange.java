@@ -5,14 +5,14 @@ import io.stagecoach.core.coap.OptionSet;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.network.Exchange;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -32,12 +32,22 @@ public final class CoapExchange {
     private static final int OPEN = 0;
     private static final int ACCEPTED = 1;
     private static final int ANSWERED = 2;
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(CoapExchange.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final Exchange exchange;
     private final Request request;
     private final Resource resource;
     private final ExchangeResponder responder;
-    private final AtomicInteger state = new AtomicInteger(OPEN);
+    // OPEN, ACCEPTED or ANSWERED, changed through STATE: an AtomicInteger would cost 16 B per request
+    private volatile int state; // starts OPEN (0)
     private final int observeSeq;
     private final boolean notification;
     private volatile Map<String, String> query;
@@ -168,14 +178,13 @@ public final class CoapExchange {
 
     /** Responds {@code code} with {@code text} as text/plain;charset=utf-8 (Content-Format 0). */
     public void respond(Code code, String text) {
-        respond(code, text.getBytes(StandardCharsets.UTF_8), 0);
+        // payload(String) encodes once; respond(code, bytes, 0) would copy the bytes again (~32 B)
+        send(code, Response.forRequest(request, code).payload(text).options(ContentFormatSets.only(0)));
     }
 
     /** Responds {@code code} with {@code payload} in {@code contentFormat}. */
     public void respond(Code code, byte[] payload, int contentFormat) {
-        Response.Builder b = Response.forRequest(request, code).payload(payload);
-        b.options().contentFormat(contentFormat);
-        send(code, b);
+        send(code, Response.forRequest(request, code).payload(payload).options(ContentFormatSets.only(contentFormat)));
     }
 
     /** Responds {@code code} after {@code spec} set payload and options (see {@link ResponseSpec}). */
@@ -207,7 +216,7 @@ public final class CoapExchange {
      * (RFC 7252 §5.2.2). IllegalStateException if already accepted or answered.
      */
     public void accept() {
-        if (!state.compareAndSet(OPEN, ACCEPTED)) {
+        if (!STATE.compareAndSet(this, OPEN, ACCEPTED)) {
             throw new IllegalStateException("exchange already " + stateName() + ": " + exchange);
         }
         if (!notification) { // a notification answers no request: there is nothing to acknowledge
@@ -217,7 +226,7 @@ public final class CoapExchange {
 
     /** Answers with a RST instead of a response. IllegalStateException if already accepted or answered. */
     public void reject() {
-        if (!state.compareAndSet(OPEN, ANSWERED)) {
+        if (!STATE.compareAndSet(this, OPEN, ANSWERED)) {
             throw new IllegalStateException("exchange already " + stateName() + ": " + exchange);
         }
         responder.reject(exchange);
@@ -225,12 +234,12 @@ public final class CoapExchange {
 
     /** Whether a response or RST has been sent. */
     public boolean isAnswered() {
-        return state.get() == ANSWERED;
+        return state == ANSWERED;
     }
 
     /** Whether {@link #accept()} was called and no response sent yet. */
     public boolean isAccepted() {
-        return state.get() == ACCEPTED;
+        return state == ACCEPTED;
     }
 
     /**
@@ -238,13 +247,13 @@ public final class CoapExchange {
      * answers, which must not throw over a handler's own answer.
      */
     boolean respondIfOpen(Response response) {
-        int s = state.get();
+        int s = state;
         while (s != ANSWERED) {
-            if (state.compareAndSet(s, ANSWERED)) {
+            if (STATE.compareAndSet(this, s, ANSWERED)) {
                 responder.respond(exchange, response);
                 return true;
             }
-            s = state.get();
+            s = state;
         }
         return false;
     }
@@ -267,18 +276,18 @@ public final class CoapExchange {
     }
 
     private void finish() {
-        int s = state.get();
+        int s = state;
         while (s != ANSWERED) {
-            if (state.compareAndSet(s, ANSWERED)) {
+            if (STATE.compareAndSet(this, s, ANSWERED)) {
                 return;
             }
-            s = state.get();
+            s = state;
         }
         throw new IllegalStateException("exchange already answered (respond twice?): " + exchange);
     }
 
     private String stateName() {
-        return state.get() == ACCEPTED ? "accepted" : "answered";
+        return state == ACCEPTED ? "accepted" : "answered";
     }
 
     @Override
