@@ -245,7 +245,9 @@ public abstract class Message {
 
         /** Sets a copy of {@code len} bytes of {@code src} from {@code off}. */
         public B payload(byte[] src, int off, int len) {
-            this.payload = Arrays.copyOfRange(src, off, off + len);
+            // no new empty array per payload-less message (16 B); copyOfRange checks the range
+            boolean empty = len == 0 && off >= 0 && off <= src.length;
+            this.payload = empty ? NO_PAYLOAD : Arrays.copyOfRange(src, off, off + len);
             return self();
         }
 

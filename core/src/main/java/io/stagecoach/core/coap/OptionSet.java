@@ -13,7 +13,8 @@ import java.util.List;
  * options in the order they were added or received (§5.4.5).
  *
  * <p>Storage is compact for the codec: all values share one byte array and an {@code int[]}
- * index holds number, offset and length per option. Typed getters decode on each call.
+ * index holds number, offset and length per option. Typed getters decode on each call. A set
+ * made by {@link #wrapWire} reads its values from the received datagram itself.
  *
  * <p><b>Invalid received options.</b> A decoder builds sets with {@link #fromWire} without
  * validation. A value outside its option's defined length, a Block option with the reserved SZX 7,
@@ -68,18 +69,7 @@ public final class OptionSet implements Iterable<Option> {
         if (count == 0) {
             return EMPTY;
         }
-        int total = 0;
-        int last = 0;
-        for (int i = 0; i < count; i++) {
-            int n = wireIndex[3 * i];
-            int off = wireIndex[3 * i + 1];
-            int len = wireIndex[3 * i + 2];
-            if (n < last || n > OptionNumber.MAX_NUMBER || off < 0 || len < 0 || off + len > src.length) {
-                throw new IllegalArgumentException("option index entry " + i + " is out of order or range");
-            }
-            last = n;
-            total += len;
-        }
+        int total = checkWireIndex(src, wireIndex, count);
         byte[] data = new byte[total];
         int[] index = new int[3 * count];
         int pos = 0;
@@ -92,6 +82,45 @@ public final class OptionSet implements Iterable<Option> {
             pos += len;
         }
         return new OptionSet(data, index);
+    }
+
+    /**
+     * For decoders that own the datagram: as {@link #fromWire} with all of {@code wireIndex}, but
+     * the set keeps both arrays and reads the values from {@code src} in place. This saves the
+     * copies of the values and of the index (~64 B per message) and takes the arrays over: nobody
+     * may modify either of them afterwards, or the set would change under its holders.
+     *
+     * @throws IllegalArgumentException if the index is not triples, the numbers are not ascending
+     *     or a span is out of range
+     */
+    public static OptionSet wrapWire(byte[] src, int[] wireIndex) {
+        if (wireIndex.length % 3 != 0) {
+            throw new IllegalArgumentException("option index of " + wireIndex.length
+                    + " ints is not (number, offset, length) triples");
+        }
+        int count = wireIndex.length / 3;
+        if (count == 0) {
+            return EMPTY;
+        }
+        checkWireIndex(src, wireIndex, count);
+        return new OptionSet(src, wireIndex);
+    }
+
+    /** Checks order and spans of the first {@code count} entries; returns their total value length. */
+    private static int checkWireIndex(byte[] src, int[] wireIndex, int count) {
+        int total = 0;
+        int last = 0;
+        for (int i = 0; i < count; i++) {
+            int n = wireIndex[3 * i];
+            int off = wireIndex[3 * i + 1];
+            int len = wireIndex[3 * i + 2];
+            if (n < last || n > OptionNumber.MAX_NUMBER || off < 0 || len < 0 || off + len > src.length) {
+                throw new IllegalArgumentException("option index entry " + i + " is out of order or range");
+            }
+            last = n;
+            total += len;
+        }
+        return total;
     }
 
     // ---- positional access, for the codec ----

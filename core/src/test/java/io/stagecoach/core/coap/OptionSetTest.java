@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -194,5 +195,25 @@ class OptionSetTest {
         assertFalse(set.valueEquals(1, "ab".getBytes(StandardCharsets.UTF_8)), "prefix");
         assertFalse(set.valueEquals(1, "abd".getBytes(StandardCharsets.UTF_8)), "same length, other byte");
         assertTrue(set.valueEquals(1, "abc".getBytes(StandardCharsets.UTF_8)));
+    }
+
+    @Test
+    void wrapWireKeepsTheArraysAndChecksLikeFromWire() {
+        byte[] datagram = {9, 9, 'a', 'b', 50, 9};
+        int[] index = {11, 2, 2, 12, 4, 1};
+        OptionSet wrapped = OptionSet.wrapWire(datagram, index);
+        assertEquals(OptionSet.fromWire(datagram, index, 2), wrapped);
+        assertEquals(List.of("ab"), wrapped.uriPath());
+        assertEquals(50, wrapped.contentFormat());
+        datagram[2] = 'x'; // not allowed by the contract; shows the values are not copied
+        assertEquals(List.of("xb"), wrapped.uriPath());
+
+        assertSame(OptionSet.EMPTY, OptionSet.wrapWire(datagram, new int[0]));
+        assertThrows(IllegalArgumentException.class, () -> OptionSet.wrapWire(datagram, new int[] {11, 0}),
+                "not triples");
+        assertThrows(IllegalArgumentException.class, () -> OptionSet.wrapWire(datagram, new int[] {12, 0, 1, 11, 1, 1}),
+                "numbers not ascending");
+        assertThrows(IllegalArgumentException.class, () -> OptionSet.wrapWire(datagram, new int[] {11, 5, 2}),
+                "span beyond the datagram");
     }
 }
