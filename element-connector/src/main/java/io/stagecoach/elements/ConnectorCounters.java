@@ -52,8 +52,9 @@ public final class ConnectorCounters {
     }
 
     /**
-     * Receive threads that died unexpectedly (the receiver threw an Error) and were replaced. Not
-     * in {@link Snapshot}, which keeps its shape.
+     * Receive threads that died unexpectedly (the receiver threw an Error) and were replaced; for
+     * the Netty connector, receiver Errors its event loop caught and survived (no thread died).
+     * Not in {@link Snapshot}, which keeps its shape.
      */
     public long receiverRestarts() {
         return receiverRestarts.sum();

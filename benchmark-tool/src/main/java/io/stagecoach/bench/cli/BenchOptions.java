@@ -29,6 +29,8 @@ public record BenchOptions(LoadSpec load, List<Integer> steps, Path json, Path c
                                             [--server-cpus LIST] [--client-cpus LIST]
                    stagecoach bench scenario isolation [--uri coap://HOST:PORT] [--duration S] ...
                                             (ecoap §5.3.2; 'scenario isolation help' lists its options)
+                   stagecoach bench scenario faults [--rate 0.01] [--kinds LIST] [--clients N] ...
+                                            (issue 11 Faults; 'scenario faults help' lists its options)
             run options:
               --uri URI               target (default coap://127.0.0.1:5683/benchmark)
               --concurrency STEPS     10,100,1000 | FROM:TO (x10) | FROM:TO:xF | FROM:TO:+S (default 10,100,1000)
@@ -38,7 +40,9 @@ public record BenchOptions(LoadSpec load, List<Integer> steps, Path json, Path c
               --method get|post|put|delete|fetch   (default get)
               --payload-size N        payload bytes per request (default 0)
               --non                   NON requests instead of CON
-              --timeout S             request timeout, no retransmission (default 10)
+              --timeout S             a request unanswered S after its first transmission is a timeout (default 10)
+              --retransmit MS         retransmit a CON request (same MID, token) after MS ms, doubling, at most
+                                      4 times (RFC 7252 §4.2); default 0 = never, as in the papers' runs
               --threads N             event-loop threads (default cores/2, 1..4)
               --json FILE  --csv FILE  --hlog DIR  --html FILE
               --quiet                 no live progress on stderr
@@ -52,6 +56,7 @@ public record BenchOptions(LoadSpec load, List<Integer> steps, Path json, Path c
         double warmup = 5;
         double cooldown = 2;
         double timeout = 10;
+        int retransmitMs = 0;
         String method = "GET";
         int payload = 0;
         boolean non = false;
@@ -77,6 +82,7 @@ public record BenchOptions(LoadSpec load, List<Integer> steps, Path json, Path c
                 case "--warmup" -> warmup = seconds(args, ++i, a);
                 case "--cooldown" -> cooldown = seconds(args, ++i, a);
                 case "--timeout" -> timeout = seconds(args, ++i, a);
+                case "--retransmit" -> retransmitMs = integer(args, ++i, a);
                 case "--method" -> method = value(args, ++i, a);
                 case "--payload-size" -> payload = integer(args, ++i, a);
                 case "--non" -> non = true;
@@ -97,7 +103,7 @@ public record BenchOptions(LoadSpec load, List<Integer> steps, Path json, Path c
             }
         }
         LoadSpec load = new LoadSpec(CoapUri.parse(uri), method, payload, !non, millis(timeout),
-                millis(warmup), millis(duration), millis(cooldown), threads);
+                millis(warmup), millis(duration), millis(cooldown), threads, Duration.ofMillis(retransmitMs));
         return new BenchOptions(load, Steps.parse(steps), json, csv, hlog, html, quiet, slaves, exec,
                 startDelayMs, List.copyOf(serverCmds), serverCpus, clientCpus, noDefaults);
     }

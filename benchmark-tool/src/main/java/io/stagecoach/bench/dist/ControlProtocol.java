@@ -112,20 +112,22 @@ public final class ControlProtocol {
         return line("RUN", "start", startSlaveMs, "concurrency", concurrency, "uri", s.uri(), "method", s.method(),
                 "payload", s.payloadSize(), "non", !s.confirmable(), "timeout_ms", s.timeout().toMillis(),
                 "warmup_ms", s.warmup().toMillis(), "duration_ms", s.duration().toMillis(),
-                "cooldown_ms", s.cooldown().toMillis(), "loops", s.loops());
+                "cooldown_ms", s.cooldown().toMillis(), "loops", s.loops(), "retransmit_ms", s.retransmit().toMillis());
     }
 
     public static LoadSpec loadSpec(Line run) {
         return new LoadSpec(CoapUri.parse(run.get("uri")), run.get("method"), (int) run.getLong("payload"),
                 !Boolean.parseBoolean(run.get("non")), Duration.ofMillis(run.getLong("timeout_ms")),
                 Duration.ofMillis(run.getLong("warmup_ms")), Duration.ofMillis(run.getLong("duration_ms")),
-                Duration.ofMillis(run.getLong("cooldown_ms")), (int) run.getLong("loops"));
+                Duration.ofMillis(run.getLong("cooldown_ms")), (int) run.getLong("loops"),
+                // optional: a master from before --retransmit does not send it
+                Duration.ofMillis(run.args().containsKey("retransmit_ms") ? run.getLong("retransmit_ms") : 0));
     }
 
     public static Line result(StepResult r, long lateMs) {
         return line("RESULT", "late_ms", lateMs, "concurrency", r.concurrency(), "duration_s", r.durationS(),
                 "timeouts", r.timeouts(), "errors", r.errors(), "throughput", r.throughputRps(),
-                "completed", r.completed(), "hist", encode(r.latencyUs()));
+                "completed", r.completed(), "retransmissions", r.retransmissions(), "hist", encode(r.latencyUs()));
     }
 
     public static StepResult stepResult(Line result) {
@@ -136,7 +138,8 @@ public final class ControlProtocol {
                     + h.getTotalCount());
         }
         return new StepResult((int) result.getLong("concurrency"), result.getDouble("duration_s"), completed,
-                result.getLong("timeouts"), result.getLong("errors"), result.getDouble("throughput"), h);
+                result.getLong("timeouts"), result.getLong("errors"), result.getDouble("throughput"), h, 0,
+                result.args().containsKey("retransmissions") ? result.getLong("retransmissions") : 0);
     }
 
     /** HdrHistogram's compressed encoding, base64. */

@@ -10,12 +10,14 @@ import org.HdrHistogram.SingleWriterRecorder;
 /**
  * Drives a share of the virtual clients from one thread: one {@link Selector} over their
  * non-blocking, connected {@code DatagramChannel}s, closed loop (each answer immediately
- * triggers the client's next request), no retransmission.
+ * triggers the client's next request), CON requests retransmitted only when a
+ * {@link Retransmission} interval is set.
  *
- * <p>Timeouts use a per-loop deadline scan every {@code timeout / 20} (1..100 ms): since every
- * request has the same timeout, a sweep over the loop's clients is cheaper than one timer per
- * request and allocates nothing. A request counts as timed out within one scan interval after
- * its deadline.
+ * <p>Timeouts and retransmissions use a per-loop deadline scan ({@link Retransmission#scanNanos},
+ * 1..100 ms): since every request has the same timeout, a sweep over the loop's clients is
+ * cheaper than one timer per request and allocates nothing. A request counts as timed out (or
+ * is retransmitted) within one scan interval after its deadline. The round-trip time of an
+ * answer is measured from the request's first transmission.
  *
  * <p>Response matching (RFC 7252 §4.2, §5.3.2): a piggybacked ACK must carry the request's MID
  * and token; a separate response (CON or NON) is matched by token alone, and a CON one is
@@ -35,6 +37,7 @@ final class EventLoop implements Runnable {
     private final List<VirtualClient> clients;
     private final RequestTemplate template;
     private final long timeoutNanos;
+    private final Retransmission retransmission;
     private final long scanNanos;
     private final long highestMicros;
     private final SingleWriterRecorder recorder;
@@ -54,13 +57,15 @@ final class EventLoop implements Runnable {
      *                  thousands of datagrams at once would overflow the server's receive buffer
      *                  and leave those clients idle for a whole timeout
      */
-    EventLoop(List<VirtualClient> clients, RequestTemplate template, long timeoutNanos, long highestMicros,
-            long rampNanos) {
+    EventLoop(List<VirtualClient> clients, RequestTemplate template, long timeoutNanos, Retransmission retransmission,
+            long highestMicros, long rampNanos) {
         this.clients = clients;
         this.rampNanos = rampNanos;
         this.template = template;
         this.timeoutNanos = timeoutNanos;
-        this.scanNanos = Math.max(1_000_000L, Math.min(100_000_000L, timeoutNanos / 20));
+        // NON requests are never retransmitted (RFC 7252 §4.3).
+        this.retransmission = template.confirmable() ? retransmission : Retransmission.OFF;
+        this.scanNanos = this.retransmission.scanNanos(timeoutNanos);
         this.highestMicros = highestMicros;
         this.recorder = new SingleWriterRecorder(1, highestMicros, 3);
     }
@@ -218,15 +223,39 @@ final class EventLoop implements Runnable {
 
     private void scanTimeouts(long now) {
         for (VirtualClient c : clients) {
-            if (c.awaiting && !c.writePending && now - c.sentNanos >= timeoutNanos) {
-                c.awaiting = false;
-                counters.inFlight--;
-                counters.timeouts++;
-                if (phase == RUN) {
-                    send(c, now);
+            if (!c.awaiting || c.writePending) {
+                continue;
+            }
+            switch (retransmission.decide(now - c.sentNanos, c.retransmissions, timeoutNanos)) {
+                case TIMEOUT -> {
+                    c.awaiting = false;
+                    counters.inFlight--;
+                    counters.timeouts++;
+                    if (phase == RUN) {
+                        send(c, now);
+                    }
                 }
+                case RETRANSMIT -> retransmit(c);
+                case WAIT -> { }
             }
         }
+    }
+
+    /**
+     * Sends the outstanding request again, same MID and token (RFC 7252 §4.2). A full socket
+     * buffer or a send error leaves it for the next scan, which finds it still due.
+     */
+    private void retransmit(VirtualClient c) {
+        template.writeTo(tx, c.mid, c.token);
+        try {
+            if (c.channel.write(tx) == 0) {
+                return;
+            }
+        } catch (IOException e) {
+            return;
+        }
+        c.retransmissions++;
+        counters.retransmissions++;
     }
 
     private void send(VirtualClient c, long now) {

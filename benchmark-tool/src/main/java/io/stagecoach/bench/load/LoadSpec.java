@@ -14,13 +14,30 @@ import java.util.Objects;
  * @param method       {@code GET} or {@code POST} (also PUT, DELETE, FETCH)
  * @param payloadSize  bytes of payload sent with each request (0 = none)
  * @param confirmable  CON (default, answered by a piggybacked ACK) or NON requests (§4.2, §4.3)
- * @param timeout      a request unanswered this long counts as a timeout; never retransmitted
+ * @param timeout      a request unanswered this long after its first transmission counts as a timeout
  * @param loops        event-loop threads driving the clients (each with one selector)
+ * @param retransmit   first retransmission interval of a CON request, doubled each time, at most
+ *                     4 retransmissions (RFC 7252 §4.2, see {@link Retransmission}); {@code ZERO}
+ *                     (the default) never retransmits. Must be zero for NON requests.
  */
 public record LoadSpec(CoapUri uri, String method, int payloadSize, boolean confirmable,
-        Duration timeout, Duration warmup, Duration duration, Duration cooldown, int loops) {
+        Duration timeout, Duration warmup, Duration duration, Duration cooldown, int loops, Duration retransmit) {
+
+    /** A spec without retransmission. */
+    public LoadSpec(CoapUri uri, String method, int payloadSize, boolean confirmable,
+            Duration timeout, Duration warmup, Duration duration, Duration cooldown, int loops) {
+        this(uri, method, payloadSize, confirmable, timeout, warmup, duration, cooldown, loops, Duration.ZERO);
+    }
 
     public LoadSpec {
+        Objects.requireNonNull(retransmit, "retransmit");
+        if (retransmit.isNegative()) {
+            throw new IllegalArgumentException("retransmission interval must not be negative, got " + retransmit);
+        }
+        if (!retransmit.isZero() && !confirmable) {
+            throw new IllegalArgumentException("NON requests are not retransmitted (RFC 7252 §4.3): "
+                    + "drop the retransmission interval or send CON");
+        }
         Objects.requireNonNull(uri, "uri");
         Objects.requireNonNull(method, "method");
         if (uri.isSecure()) {
@@ -56,22 +73,27 @@ public record LoadSpec(CoapUri uri, String method, int payloadSize, boolean conf
     }
 
     public LoadSpec withTimes(Duration warmup, Duration duration, Duration cooldown) {
-        return new LoadSpec(uri, method, payloadSize, confirmable, timeout, warmup, duration, cooldown, loops);
+        return new LoadSpec(uri, method, payloadSize, confirmable, timeout, warmup, duration, cooldown, loops, retransmit);
     }
 
     public LoadSpec withRequest(String method, int payloadSize, boolean confirmable) {
-        return new LoadSpec(uri, method, payloadSize, confirmable, timeout, warmup, duration, cooldown, loops);
+        return new LoadSpec(uri, method, payloadSize, confirmable, timeout, warmup, duration, cooldown, loops, retransmit);
     }
 
     public LoadSpec withTimeout(Duration timeout) {
-        return new LoadSpec(uri, method, payloadSize, confirmable, timeout, warmup, duration, cooldown, loops);
+        return new LoadSpec(uri, method, payloadSize, confirmable, timeout, warmup, duration, cooldown, loops, retransmit);
     }
 
     public LoadSpec withLoops(int loops) {
-        return new LoadSpec(uri, method, payloadSize, confirmable, timeout, warmup, duration, cooldown, loops);
+        return new LoadSpec(uri, method, payloadSize, confirmable, timeout, warmup, duration, cooldown, loops, retransmit);
     }
 
     public LoadSpec withUri(CoapUri uri) {
-        return new LoadSpec(uri, method, payloadSize, confirmable, timeout, warmup, duration, cooldown, loops);
+        return new LoadSpec(uri, method, payloadSize, confirmable, timeout, warmup, duration, cooldown, loops, retransmit);
+    }
+
+    /** This spec with CON retransmission after {@code initial}, doubling; {@code ZERO} turns it off. */
+    public LoadSpec withRetransmit(Duration initial) {
+        return new LoadSpec(uri, method, payloadSize, confirmable, timeout, warmup, duration, cooldown, loops, initial);
     }
 }

@@ -18,9 +18,11 @@ import org.HdrHistogram.Histogram;
  * @param latencyUs     round-trip times of the completed requests; treat as read-only
  * @param unavailable   of the {@code errors}, the 5.03 Service Unavailable answers (RFC 7252
  *                      §5.9.3.4); not carried by the distributed control protocol (0 there)
+ * @param retransmissions CON requests sent again with the same MID and token in the window
+ *                      ({@link LoadSpec#retransmit()}, RFC 7252 §4.2); 0 when off
  */
 public record StepResult(int concurrency, double durationS, long completed, long timeouts, long errors,
-        double throughputRps, Histogram latencyUs, long unavailable) {
+        double throughputRps, Histogram latencyUs, long unavailable, long retransmissions) {
 
     public StepResult {
         Objects.requireNonNull(latencyUs, "latencyUs");
@@ -31,6 +33,15 @@ public record StepResult(int concurrency, double durationS, long completed, long
         if (unavailable < 0 || unavailable > errors) {
             throw new IllegalArgumentException("5.03 count " + unavailable + " must be 0.." + errors + " (the errors)");
         }
+        if (retransmissions < 0) {
+            throw new IllegalArgumentException("retransmissions must not be negative: " + retransmissions);
+        }
+    }
+
+    /** A result without retransmissions. */
+    public StepResult(int concurrency, double durationS, long completed, long timeouts, long errors,
+            double throughputRps, Histogram latencyUs, long unavailable) {
+        this(concurrency, durationS, completed, timeouts, errors, throughputRps, latencyUs, unavailable, 0);
     }
 
     /** A result without a separate 5.03 count. */
@@ -42,7 +53,13 @@ public record StepResult(int concurrency, double durationS, long completed, long
     /** This result with {@code unavailable} of its errors counted as 5.03. */
     public StepResult withUnavailable(long unavailable) {
         return new StepResult(concurrency, durationS, completed, timeouts, errors, throughputRps, latencyUs,
-                unavailable);
+                unavailable, retransmissions);
+    }
+
+    /** This result with {@code retransmissions} CON retransmissions counted. */
+    public StepResult withRetransmissions(long retransmissions) {
+        return new StepResult(concurrency, durationS, completed, timeouts, errors, throughputRps, latencyUs,
+                unavailable, retransmissions);
     }
 
     /** A result whose counts come from {@code latencyUs}; throughput = completed / duration. */
@@ -66,6 +83,7 @@ public record StepResult(int concurrency, double durationS, long completed, long
         long timeouts = 0;
         long errors = 0;
         long unavailable = 0;
+        long retransmissions = 0;
         double rps = 0;
         double duration = 0;
         for (StepResult p : parts) {
@@ -74,11 +92,12 @@ public record StepResult(int concurrency, double durationS, long completed, long
             timeouts += p.timeouts();
             errors += p.errors();
             unavailable += p.unavailable();
+            retransmissions += p.retransmissions();
             rps += p.throughputRps();
             duration = Math.max(duration, p.durationS());
         }
         return new StepResult(concurrency, duration, merged.getTotalCount(), timeouts, errors, rps, merged,
-                unavailable);
+                unavailable, retransmissions);
     }
 
     private static long highest(List<StepResult> parts) {

@@ -60,7 +60,8 @@ public final class StepRunner {
                 for (int j = i; j < clients.size(); j += n) {
                     share.add(clients.get(j));
                 }
-                loops.add(new EventLoop(share, template, spec.timeout().toNanos(), highestMicros, rampNanos()));
+                loops.add(new EventLoop(share, template, spec.timeout().toNanos(), Retransmission.of(spec.retransmit()),
+                        highestMicros, rampNanos()));
             }
             for (EventLoop loop : loops) {
                 Thread t = threads.newThread(loop);
@@ -137,7 +138,7 @@ public final class StepRunner {
         long endNanos = System.nanoTime();
         LoopCounters.Snapshot window = end.minus(start);
         return StepResult.of(concurrency, (endNanos - startNanos) / 1e9, window.timeouts(), window.errors(), step)
-                .withUnavailable(window.unavailable());
+                .withUnavailable(window.unavailable()).withRetransmissions(window.retransmissions());
     }
 
     /**

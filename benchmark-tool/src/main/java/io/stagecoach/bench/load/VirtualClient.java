@@ -16,8 +16,10 @@ final class VirtualClient {
     final DatagramChannel channel;
     int mid;
     int token;
-    /** {@code System.nanoTime()} when the outstanding request was sent. */
+    /** {@code System.nanoTime()} when the outstanding request was first sent. */
     long sentNanos;
+    /** Retransmissions of the outstanding request so far (RFC 7252 §4.2). */
+    int retransmissions;
     /** A request is outstanding. */
     boolean awaiting;
     /** The send buffer was full: the request goes out when the channel is writable. */
@@ -35,5 +37,6 @@ final class VirtualClient {
     void advance() {
         mid = (mid + 1) & 0xFFFF;
         token++;
+        retransmissions = 0;
     }
 }

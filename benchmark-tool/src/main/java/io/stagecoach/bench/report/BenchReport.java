@@ -11,8 +11,9 @@ import java.util.Objects;
  * The outcome of one benchmark run against one target: the command line, the machine and one
  * {@link StepResult} per concurrency level. Renders itself as the JSON of issue 8:
  * {@code {"command", "machine", "steps": [{"concurrency", "duration_s", "throughput_rps",
- * "completed", "timeouts", "errors", "latency_us": {"min", "p50", "p90", "p95", "p99", "p999",
- * "max"}}]}}; latencies are {@code null} for a step in which nothing completed.
+ * "completed", "timeouts", "retransmissions", "errors", "latency_us": {"min", "p50", "p90", "p95",
+ * "p99", "p999", "max"}}]}}; latencies are {@code null} for a step in which nothing completed;
+ * {@code retransmissions} is 0 unless {@code --retransmit} was given.
  */
 public record BenchReport(String name, String command, Map<String, Object> machine, List<StepResult> steps) {
 
@@ -46,6 +47,7 @@ public record BenchReport(String name, String command, Map<String, Object> machi
         m.put("throughput_rps", s.throughputRps());
         m.put("completed", s.completed());
         m.put("timeouts", s.timeouts());
+        m.put("retransmissions", s.retransmissions());
         m.put("errors", s.errors());
         Map<String, Object> lat = new LinkedHashMap<>();
         boolean none = s.completed() == 0;
@@ -73,7 +75,7 @@ public record BenchReport(String name, String command, Map<String, Object> machi
         for (String k : PERCENTILE_KEYS) {
             sb.append(',').append(k).append("_us");
         }
-        sb.append(",max_us\n");
+        sb.append(",max_us,retransmissions\n");
         for (StepResult s : steps) {
             boolean none = s.completed() == 0;
             sb.append(s.concurrency()).append(',').append(String.format(java.util.Locale.ROOT, "%.3f", s.durationS()))
@@ -83,7 +85,7 @@ public record BenchReport(String name, String command, Map<String, Object> machi
             for (double p : PERCENTILES) {
                 sb.append(',').append(none ? "" : s.percentileUs(p));
             }
-            sb.append(',').append(none ? "" : s.maxUs()).append('\n');
+            sb.append(',').append(none ? "" : s.maxUs()).append(',').append(s.retransmissions()).append('\n');
         }
         return sb.toString();
     }

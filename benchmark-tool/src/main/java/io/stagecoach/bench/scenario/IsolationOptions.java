@@ -92,49 +92,19 @@ public record IsolationOptions(CoapUri base, Duration warmup, Duration duration,
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
-                case "--uri" -> base = CoapUri.parse(value(args, ++i, a));
-                case "--duration", "-d" -> duration = seconds(args, ++i, a);
-                case "--warmup" -> warmup = seconds(args, ++i, a);
-                case "--cooldown" -> cooldown = seconds(args, ++i, a);
-                case "--timeout" -> timeout = seconds(args, ++i, a);
-                case "--clients-light" -> light = integer(args, ++i, a);
-                case "--clients-heavy" -> heavy = integer(args, ++i, a);
-                case "--n" -> n = integer(args, ++i, a);
-                case "--threads" -> loops = integer(args, ++i, a);
-                case "--json" -> json = Path.of(value(args, ++i, a));
+                case "--uri" -> base = CoapUri.parse(Options.value(args, ++i, a));
+                case "--duration", "-d" -> duration = Options.seconds(args, ++i, a);
+                case "--warmup" -> warmup = Options.seconds(args, ++i, a);
+                case "--cooldown" -> cooldown = Options.seconds(args, ++i, a);
+                case "--timeout" -> timeout = Options.seconds(args, ++i, a);
+                case "--clients-light" -> light = Options.integer(args, ++i, a);
+                case "--clients-heavy" -> heavy = Options.integer(args, ++i, a);
+                case "--n" -> n = Options.integer(args, ++i, a);
+                case "--threads" -> loops = Options.integer(args, ++i, a);
+                case "--json" -> json = Path.of(Options.value(args, ++i, a));
                 default -> throw new IllegalArgumentException("unknown option '" + a + "'");
             }
         }
         return new IsolationOptions(base, warmup, duration, cooldown, timeout, light, heavy, n, loops, json);
-    }
-
-    private static String value(String[] args, int i, String name) {
-        if (i >= args.length) {
-            throw new IllegalArgumentException(name + " needs a value");
-        }
-        return args[i];
-    }
-
-    private static int integer(String[] args, int i, String name) {
-        String v = value(args, i, name);
-        try {
-            return Integer.parseInt(v);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " needs an integer, got '" + v + "'", e);
-        }
-    }
-
-    private static Duration seconds(String[] args, int i, String name) {
-        String v = value(args, i, name);
-        double d;
-        try {
-            d = Double.parseDouble(v);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " needs seconds, got '" + v + "'", e);
-        }
-        if (!(d >= 0) || d > 86_400) {
-            throw new IllegalArgumentException(name + " must be 0..86400 seconds, got " + v);
-        }
-        return Duration.ofMillis(Math.round(d * 1000));
     }
 }

@@ -78,4 +78,68 @@ class StepRunnerTest {
             assertTrue(r.timeouts() >= 15 && r.timeouts() <= 30, "timeouts in 1 s: " + r.timeouts());
         }
     }
+
+    @Test
+    void retransmittingClientsCompleteAgainstAServerThatLosesEveryFirstCopy() throws Exception {
+        try (DropFirstCopyServer lossy = DropFirstCopyServer.start()) {
+            LoadSpec s = spec(lossy.address().getPort(), Duration.ofSeconds(5), Duration.ofSeconds(1))
+                    .withRetransmit(Duration.ofMillis(20));
+            StepResult r = new StepRunner(s, lossy.address()).run(5, StepListener.NONE);
+
+            // Every answered request was sent twice: the lost first copy, then the retransmission
+            // after 20 ms, which the server answers. The window may cut off up to one request per client.
+            assertTrue(r.completed() > 0, "completed " + r.completed() + " (server dropped " + lossy.dropped() + ")");
+            assertEquals(0, r.timeouts(), "retransmission recovers each loss well before the 5 s timeout");
+            assertEquals(0, r.errors());
+            assertTrue(r.retransmissions() >= r.completed() - 5 && r.retransmissions() <= r.completed() + 5,
+                    r.retransmissions() + " retransmissions for " + r.completed() + " answers");
+            assertTrue(lossy.maxCopies() >= 2, "the server saw the same MID twice");
+        }
+    }
+
+    @Test
+    void withoutRetransmitTheSameLossIsATimeout() throws Exception {
+        try (DropFirstCopyServer lossy = DropFirstCopyServer.start()) {
+            LoadSpec s = spec(lossy.address().getPort(), Duration.ofMillis(200), Duration.ofMillis(600));
+            StepResult r = new StepRunner(s, lossy.address()).run(3, StepListener.NONE);
+
+            assertEquals(0, r.completed(), "no client sends a second copy, so nothing is answered");
+            assertEquals(0, r.retransmissions());
+            assertTrue(r.timeouts() > 0, "timeouts " + r.timeouts());
+            assertEquals(1, lossy.maxCopies(), "each MID arrived once");
+        }
+    }
+
+    @Test
+    void silentServerSeesFourRetransmissionsOfEachRequestWithTheSameMidAndToken() throws Exception {
+        try (DatagramChannel silent = DatagramChannel.open()) {
+            silent.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            silent.setOption(java.net.StandardSocketOptions.SO_RCVBUF, 1 << 20);
+            InetSocketAddress addr = (InetSocketAddress) silent.getLocalAddress();
+            // Retransmissions at 10, 30, 70, 150 ms; the timeout at 300 ms ends each request.
+            LoadSpec s = spec(addr.getPort(), Duration.ofMillis(300), Duration.ofMillis(1000))
+                    .withRetransmit(Duration.ofMillis(10));
+            StepResult r = new StepRunner(s, addr).run(3, StepListener.NONE);
+
+            assertEquals(0, r.completed());
+            assertTrue(r.timeouts() > 0, "timeouts " + r.timeouts());
+            // Four per timed-out request; requests cut by the window's edges differ by at most 4 per client.
+            assertTrue(Math.abs(r.retransmissions() - 4 * r.timeouts()) <= 4 * 3,
+                    r.retransmissions() + " retransmissions for " + r.timeouts() + " timeouts");
+
+            java.util.Map<Long, java.util.Set<Integer>> tokens = new java.util.HashMap<>();
+            java.util.Map<Long, Integer> copies = new java.util.HashMap<>();
+            silent.configureBlocking(false);
+            java.nio.ByteBuffer rx = java.nio.ByteBuffer.allocate(2048);
+            InetSocketAddress from;
+            while ((from = (InetSocketAddress) silent.receive(rx.clear())) != null) {
+                long key = (long) from.getPort() << 16 | (rx.getShort(2) & 0xFFFF);
+                copies.merge(key, 1, Integer::sum);
+                tokens.computeIfAbsent(key, k -> new java.util.HashSet<>()).add(rx.getInt(4));
+            }
+            int most = copies.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+            assertEquals(5, most, "first transmission + MAX_RETRANSMIT 4 copies per MID, never more: " + copies);
+            assertTrue(tokens.values().stream().allMatch(t -> t.size() == 1), "one token per MID");
+        }
+    }
 }

@@ -18,7 +18,7 @@ class BenchReportTest {
         for (int v = 1; v <= 1000; v++) {
             h.recordValue(v * 10L);
         }
-        StepResult full = StepResult.of(100, 2.0, 3, 4, h);
+        StepResult full = StepResult.of(100, 2.0, 3, 4, h).withRetransmissions(7);
         StepResult empty = StepResult.of(1000, 2.0, 50, 0, new Histogram(1, 20_000_000, 3));
         return new BenchReport("target", "stagecoach bench --concurrency \"100,1000\"",
                 MachineInfo.collect(), List.of(full, empty));
@@ -36,8 +36,9 @@ class BenchReportTest {
         List<Object> steps = (List<Object>) root.get("steps");
         assertEquals(2, steps.size());
         Map<String, Object> s = (Map<String, Object>) steps.get(0);
-        assertEquals(List.of("concurrency", "duration_s", "throughput_rps", "completed", "timeouts", "errors",
-                "latency_us"), List.copyOf(s.keySet()));
+        assertEquals(List.of("concurrency", "duration_s", "throughput_rps", "completed", "timeouts",
+                "retransmissions", "errors", "latency_us"), List.copyOf(s.keySet()));
+        assertEquals(7L, s.get("retransmissions"));
         assertEquals(100L, s.get("concurrency"));
         assertEquals(1000L, s.get("completed"));
         assertEquals(500.0, ((Number) s.get("throughput_rps")).doubleValue(), 1e-9);
@@ -60,9 +61,10 @@ class BenchReportTest {
         String[] lines = sample().toCsv().split("\n");
         assertEquals(3, lines.length);
         assertEquals("concurrency,duration_s,throughput_rps,completed,timeouts,errors,min_us,p50_us,p90_us,"
-                + "p95_us,p99_us,p999_us,max_us", lines[0]);
+                + "p95_us,p99_us,p999_us,max_us,retransmissions", lines[0]);
         assertTrue(lines[1].startsWith("100,2.000,500.0,1000,3,4,10,"), lines[1]);
-        assertEquals("1000,2.000,0.0,0,50,0,,,,,,,", lines[2]);
+        assertTrue(lines[1].endsWith(",7"), "7 retransmissions last: " + lines[1]);
+        assertEquals("1000,2.000,0.0,0,50,0,,,,,,,,0", lines[2]);
     }
 
     @Test

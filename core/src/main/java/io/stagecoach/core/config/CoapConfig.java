@@ -146,8 +146,13 @@ public final class CoapConfig {
             .build();
 
     public static final Definition<Integer> DEDUP_MAX_ENTRIES = Definition.integer("coap.dedup.max-entries")
-            .defaultValue(1_000_000).range(1, 100_000_000).unit("exchanges")
-            .doc("Exchanges remembered for duplicate detection in total; beyond it new requests are answered 5.03.")
+            .defaultValue(dedupEntriesForHalfTheHeap(Runtime.getRuntime().maxMemory()),
+                    "half the maximum heap at 72 bytes per entry (1,864,135 with -Xmx256m), 10,000..100,000,000")
+            .range(1, 100_000_000).unit("exchanges")
+            .doc("Exchanges remembered for duplicate detection in total; beyond it new requests are answered"
+                    + " 5.03. An IPv4 entry with a 20-byte reply takes about 73 bytes (docs/benchmarks/dedup.md),"
+                    + " so the default keeps a full store within about half the heap; with STRICT it sustains"
+                    + " max-entries / EXCHANGE_LIFETIME new requests per second.")
             .build();
 
     public static final Definition<Integer> DEDUP_MAX_ENTRIES_PER_PEER = Definition.integer("coap.dedup.max-entries-per-peer")
@@ -164,10 +169,13 @@ public final class CoapConfig {
     // --- Protocol stage threads ---
 
     public static final Definition<Integer> PROTOCOL_THREADS = Definition.integer("coap.protocol-threads")
-            .defaultValue(Runtime.getRuntime().availableProcessors(), "number of available processors")
+            .defaultValue(defaultProtocolThreads(Runtime.getRuntime().availableProcessors()),
+                    "number of available processors; 0 (inline) when only one is available")
             .range(0, 1024)
             .doc("Threads of the protocol stage; 0 runs the protocol inline on the connector's receive"
-                    + " thread, saving a hand-off when handlers are fast.")
+                    + " thread, saving a hand-off when handlers are fast. On one core a pool adds two context"
+                    + " switches per request and no parallelism, so the default there is inline"
+                    + " (docs/benchmarks.md, issue 10).")
             .build();
 
     public static final Definition<Integer> PROTOCOL_QUEUE_CAPACITY = Definition.integer("coap.protocol-queue-capacity")
@@ -263,4 +271,24 @@ public final class CoapConfig {
             OBSERVE_CON_INTERVAL, OBSERVE_CON_EVERY, OBSERVE_MAX_OBSERVERS_PER_RESOURCE,
             OBSERVE_MAX_OBSERVERS, OBSERVE_MAX_OBSERVERS_PER_PEER, OBSERVE_REREGISTRATION_MARGIN,
             CLIENT_TIMEOUT);
+
+    /**
+     * Default of {@link #DEDUP_MAX_ENTRIES}: half of {@code maxHeapBytes} at 72 bytes per entry
+     * (an IPv4 STRICT entry with a 20-byte reply measured 73 B), clamped to 10,000..100,000,000.
+     * Issue 10: with -Xmx256m this is 1,864,135 entries, i.e. 7,547 new STRICT requests per second
+     * sustained over the 247 s EXCHANGE_LIFETIME.
+     */
+    static int dedupEntriesForHalfTheHeap(long maxHeapBytes) {
+        long entries = maxHeapBytes / 2 / 72;
+        return (int) Math.max(10_000, Math.min(100_000_000, entries));
+    }
+
+    /**
+     * Default of {@link #PROTOCOL_THREADS}: one thread per core, except inline (0) on a single
+     * core, where hand-offs between receive, protocol and send threads cost context switches and
+     * buy no parallelism (measured in docs/benchmarks.md, issue 10).
+     */
+    static int defaultProtocolThreads(int cores) {
+        return cores <= 1 ? 0 : cores;
+    }
 }

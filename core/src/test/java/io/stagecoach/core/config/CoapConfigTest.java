@@ -111,4 +111,24 @@ class CoapConfigTest {
         Configuration config = Configuration.builder(ConfigDocsMain.ALL).applySystemProperties(system).build();
         assertEquals(Duration.ofSeconds(3), config.get(CoapConfig.ACK_TIMEOUT));
     }
+
+    /** Issue 10: the STRICT store of a -Xmx256m server holds enough for 7,000 new requests/s over 247 s. */
+    @Test
+    void dedupCapIsHalfTheHeapAt72BytesPerEntryClamped() {
+        long mib = 1024L * 1024;
+        assertEquals(1_864_135, CoapConfig.dedupEntriesForHalfTheHeap(256 * mib));
+        assertTrue(CoapConfig.dedupEntriesForHalfTheHeap(256 * mib) / 247.0 >= 7_000);
+        assertEquals(10_000, CoapConfig.dedupEntriesForHalfTheHeap(mib), "floor for tiny heaps");
+        assertEquals(100_000_000, CoapConfig.dedupEntriesForHalfTheHeap(64L * 1024 * mib), "ceiling for huge heaps");
+        assertEquals(CoapConfig.dedupEntriesForHalfTheHeap(Runtime.getRuntime().maxMemory()),
+                Configuration.builder(CoapConfig.DEFINITIONS).build().get(CoapConfig.DEDUP_MAX_ENTRIES),
+                "the default follows this JVM's -Xmx");
+    }
+
+    @Test
+    void protocolStageRunsInlineOnOneCoreAndOnAPoolOfOneThreadPerCoreOtherwise() {
+        assertEquals(0, CoapConfig.defaultProtocolThreads(1));
+        assertEquals(2, CoapConfig.defaultProtocolThreads(2));
+        assertEquals(16, CoapConfig.defaultProtocolThreads(16));
+    }
 }

@@ -53,7 +53,9 @@ class ConfigurationDocsTest {
             }
         }
         // Machine-dependent defaults are described, not printed, so the file is the same everywhere.
-        assertTrue(md.contains("| `coap.protocol-threads` | integer | number of available processors | 0 .. 1024 |"), md);
+        assertTrue(md.contains("| `coap.protocol-threads` | integer | number of available processors; 0 (inline) when"
+                + " only one is available | 0 .. 1024 |"), md);
+        assertTrue(md.contains("| `coap.dedup.max-entries` | integer | half the maximum heap at 72 bytes per entry"), md);
         assertTrue(md.contains("| `coap.ack-timeout` | duration (bare number: ms) | 2s | 1ms .. 300s |"), md);
     }
 }

@@ -54,6 +54,11 @@ import org.slf4j.LoggerFactory;
  * {@code outboundQueueCapacity} applies, {@code senderThreads} is ignored (the event loops send).
  * Event-loop threads are named {@code stagecoach-netty-udp-*}.
  *
+ * <p>Supervision (issue 11 "Faults"): a {@link RawDataReceiver} that throws loses only the
+ * datagram it was given. A RuntimeException is logged; an Error is caught in the inbound handler
+ * too, so the event loop (there is no thread to replace) keeps receiving, and is counted in
+ * {@link ConnectorCounters#receiverRestarts()} like a replaced receive thread of the JDK connector.
+ *
  * <p>Only load this class when Netty is on the class path: it is an optional dependency.
  */
 public final class NettyUdpConnector implements Connector {
@@ -295,6 +300,14 @@ public final class NettyUdpConnector implements Connector {
                     receiver.receiveData(RawData.inbound(bytes, EndpointContext.of(packet.sender()), nanos));
                 } catch (RuntimeException e) {
                     LOG.warn("RawDataReceiver threw on datagram from {}", packet.sender(), e);
+                } catch (Error e) {
+                    // UdpConnector replaces a receive thread that dies of an Error. An event loop
+                    // also sends and may serve other channels, so it must not die: the Error ends
+                    // this datagram only (Netty would route it to exceptionCaught anyway, uncounted).
+                    // Counted as a restart so that both connectors report the same supervision count.
+                    counters.incrementReceiverRestarts();
+                    LOG.error("RawDataReceiver threw an Error on datagram from {}; the event loop carries on",
+                            packet.sender(), e);
                 }
             } finally {
                 packet.release();

@@ -140,6 +140,60 @@ class UdpConnectorContractTest {
         assertEquals(0, server.counters().droppedQueueFull(), "server " + server.counters());
     }
 
+    /**
+     * JDK connector: an answer sent from the receive thread (the protocol stage running inline) is
+     * written on that thread, without the outbound queue; a send from any other thread is written
+     * by a sender thread. The thread that reports {@code onSent} shows which path was taken.
+     */
+    @Test
+    void answerFromTheReceiveThreadIsWrittenDirectlyOthersGoThroughTheSender() throws Exception {
+        Connector server = open(Kind.JDK, loopback());
+        List<String> sentOn = new CopyOnWriteArrayList<>();
+        CountDownLatch answered = new CountDownLatch(1);
+        SendCallback recordThread = new SendCallback() {
+            @Override
+            public void onSent() {
+                sentOn.add(Thread.currentThread().getName());
+                answered.countDown();
+            }
+
+            @Override
+            public void onFailed(Throwable cause) {
+                sentOn.add("failed: " + cause);
+                answered.countDown();
+            }
+        };
+        server.setRawDataReceiver(d -> server.send(RawData.outbound(d.bytes(), d.context(), recordThread)));
+        try (DatagramChannel peer = DatagramChannel.open()) {
+            peer.bind(LOOPBACK_ANY_PORT);
+            peer.send(ByteBuffer.wrap(text("ping")), server.getAddress());
+            ByteBuffer back = ByteBuffer.allocate(64);
+            peer.receive(back);
+            assertEquals("ping", new String(back.array(), 0, back.position(), StandardCharsets.UTF_8));
+            assertTrue(answered.await(TIMEOUT_S, TimeUnit.SECONDS));
+            assertTrue(sentOn.get(0).startsWith("stagecoach-udp-recv-"), "answer written on " + sentOn);
+
+            Recorder fromTest = new Recorder();
+            List<String> otherThread = new CopyOnWriteArrayList<>();
+            server.send(RawData.outbound(text("from the test thread"), EndpointContext.of(
+                    (InetSocketAddress) peer.getLocalAddress()), new SendCallback() {
+                        @Override
+                        public void onSent() {
+                            otherThread.add(Thread.currentThread().getName());
+                            fromTest.onSent();
+                        }
+
+                        @Override
+                        public void onFailed(Throwable cause) {
+                            fromTest.onFailed(cause);
+                        }
+                    }));
+            assertTrue(fromTest.sent.await(TIMEOUT_S, TimeUnit.SECONDS), "failures " + fromTest.failures);
+            assertTrue(otherThread.get(0).startsWith("stagecoach-udp-send-"), "written on " + otherThread);
+        }
+        assertEquals(2, server.counters().sent());
+    }
+
     @ParameterizedTest
     @MethodSource("kinds")
     void stopReleasesThePortLeavesNoThreadAndStartAgainWorks(Kind kind) throws Exception {
@@ -247,6 +301,34 @@ class UdpConnectorContractTest {
             client.send(ByteBuffer.allocate(2), server.getAddress());
             assertTrue(second.await(TIMEOUT_S, TimeUnit.SECONDS), "second datagram arrived after the throw");
         }
+        assertEquals(2, server.counters().received());
+    }
+
+    /**
+     * Supervision (issue 11 "Faults"): a receiver that throws an Error loses that datagram only.
+     * The JDK connector's receive thread dies and is replaced; Netty's event loop catches it in
+     * the handler and carries on. Both count it in receiverRestarts.
+     */
+    @ParameterizedTest
+    @MethodSource("kinds")
+    void receiverErrorLosesOneDatagramIsCountedAndReceptionGoesOn(Kind kind) throws Exception {
+        Connector server = open(kind, loopback());
+        CountDownLatch second = new CountDownLatch(1);
+        List<Integer> delivered = new java.util.concurrent.CopyOnWriteArrayList<>();
+        server.setRawDataReceiver(d -> {
+            if (d.size() == 1) {
+                throw new Error("test: receiver dies");
+            }
+            delivered.add(d.size());
+            second.countDown();
+        });
+        try (DatagramChannel client = DatagramChannel.open()) {
+            client.send(ByteBuffer.allocate(1), server.getAddress());
+            client.send(ByteBuffer.allocate(2), server.getAddress());
+            assertTrue(second.await(TIMEOUT_S, TimeUnit.SECONDS), "second datagram arrived after the Error");
+        }
+        assertEquals(List.of(2), delivered, "sent a 1-byte (Error) and a 2-byte datagram, got");
+        assertEquals(1, server.counters().receiverRestarts(), "one receiver Error survived");
         assertEquals(2, server.counters().received());
     }
 
