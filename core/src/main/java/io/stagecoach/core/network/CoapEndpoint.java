@@ -91,7 +91,7 @@ public final class CoapEndpoint {
         this.stack = b.layers(store, random).build(new Services(), outbox);
         this.stack.setInbox(new Router());
         this.inbound = new Inbound(stack, store, dedup, outbox, counters, interceptors,
-                (int) config.get(CoapConfig.OVERLOAD_MAX_AGE).toSeconds(), RequestLimits.from(config), banLog);
+                (int) config.get(CoapConfig.OVERLOAD_MAX_AGE).toSeconds(), RequestLimits.from(config), banLog, scheduler);
         counters.register(Gauge.EXCHANGES, store::size);
         counters.register(Gauge.DEDUP_ENTRIES, dedup::size);
         counters.register(Gauge.QUEUE_DEPTH, () -> stage == null ? 0 : stage.queueDepth());

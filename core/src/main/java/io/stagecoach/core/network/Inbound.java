@@ -1,7 +1,5 @@
 package io.stagecoach.core.network;
 
-import io.stagecoach.core.codec.MessageFormatException;
-import io.stagecoach.core.codec.UdpMessageParser;
 import io.stagecoach.core.coap.Code;
 import io.stagecoach.core.coap.EmptyMessage;
 import io.stagecoach.core.coap.Message;
@@ -11,13 +9,18 @@ import io.stagecoach.core.coap.OptionSet;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.coap.Type;
+import io.stagecoach.core.codec.MessageFormatException;
+import io.stagecoach.core.codec.UdpMessageParser;
 import io.stagecoach.core.network.EndpointCounters.Counter;
 import io.stagecoach.core.network.dedup.DedupResult;
 import io.stagecoach.core.network.dedup.DeduplicationStore;
 import io.stagecoach.core.network.stack.LayerStack;
 import io.stagecoach.elements.EndpointContext;
+import io.stagecoach.elements.LogThrottle;
 import io.stagecoach.elements.RawData;
+import io.stagecoach.elements.time.Clock;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -57,10 +60,14 @@ final class Inbound {
     private final RequestLimits limits;
     private final BanLog banLog;
     private final Consumer<Exchange> receiveInStack = this::receiveInStack; // one for all requests
+    /** One stack trace per period for a throwing layer; every failure is counted in STACK_ERRORS. */
+    private final LogThrottle failureLog;
+    static final Duration FAILURE_LOG_PERIOD = Duration.ofSeconds(10);
 
     Inbound(LayerStack stack, ExchangeStore store, DeduplicationStore dedup, Outbox outbox,
             EndpointCounters counters, List<MessageInterceptor> interceptors, int overloadMaxAgeSeconds,
-            RequestLimits limits, BanLog banLog) {
+            RequestLimits limits, BanLog banLog, Clock clock) {
+        this.failureLog = new LogThrottle(clock, FAILURE_LOG_PERIOD);
         this.stack = stack;
         this.store = store;
         this.dedup = dedup;
@@ -176,7 +183,11 @@ final class Inbound {
             stack.receiveRequest(exchange, request);
         } catch (RuntimeException e) {
             counters.increment(Counter.STACK_ERRORS);
-            LOG.warn("a layer threw on {} from {}; answering 5.00", request, exchange.peer(), e);
+            long held = failureLog.tryAcquire();
+            if (held >= 0) {
+                LOG.warn("a layer threw on {} from {}; answering 5.00 ({} more since the last report;"
+                        + " all are counted in STACK_ERRORS)", request, exchange.peer(), held, e);
+            }
             if (exchange.isComplete()) {
                 return;
             }

@@ -10,7 +10,10 @@ import io.stagecoach.core.network.faults.FaultKind;
 import io.stagecoach.core.network.faults.InjectedFault;
 import io.stagecoach.core.network.stack.LayerStack;
 import io.stagecoach.core.network.stack.ObserveRelation;
+import io.stagecoach.elements.LogThrottle;
+import io.stagecoach.elements.time.Clock;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.Executor;
@@ -55,6 +58,12 @@ public final class ServerMessageDeliverer implements LayerStack.Inbox {
     private final ExchangeResponder responder;
     private final long overloadMaxAge;
     private final ServerCounters counters = new ServerCounters();
+    /**
+     * One stack trace per 10 s for failing handlers; every failure is counted in handlerErrors.
+     * The system clock: this rate limit decides nothing a test or simulation depends on.
+     */
+    private final LogThrottle failureLog =
+            new LogThrottle(Clock.system(), Duration.ofSeconds(10));
     private volatile ObserverBudget observerBudget =
             new ObserverBudget(CoapConfig.OBSERVE_MAX_OBSERVERS.defaultValue(),
                     CoapConfig.OBSERVE_MAX_OBSERVERS_PER_PEER.defaultValue());
@@ -187,7 +196,11 @@ public final class ServerMessageDeliverer implements LayerStack.Inbox {
 
     private void fail(Resource resource, CoapExchange cx, Throwable t) {
         counters.handlerErrors.increment();
-        LOG.warn("handler of {} threw on {} {}", resource.uri(), cx.method(), cx.exchange(), t);
+        long held = failureLog.tryAcquire();
+        if (held >= 0) {
+            LOG.warn("handler of {} threw on {} {} ({} more handler failures since the last report; all"
+                    + " are counted)", resource.uri(), cx.method(), cx.exchange(), held, t);
+        }
         byte[] diagnostic = diagnostic(t);
         Response.Builder b = answer(cx.exchange(), cx.request(), Code.INTERNAL_SERVER_ERROR).payload(diagnostic);
         b.options().contentFormat(0);

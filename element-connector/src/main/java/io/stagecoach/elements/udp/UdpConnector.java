@@ -3,6 +3,7 @@ package io.stagecoach.elements.udp;
 import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.ConnectorCounters;
 import io.stagecoach.elements.EndpointContext;
+import io.stagecoach.elements.LogThrottle;
 import io.stagecoach.elements.NamedThreadFactory;
 import io.stagecoach.elements.RawData;
 import io.stagecoach.elements.RawDataReceiver;
@@ -50,6 +51,8 @@ public final class UdpConnector implements Connector {
     private final UdpConnectorConfig config;
     private final ConnectorCounters counters = new ConnectorCounters();
     private final Object lifecycle = new Object();
+    /** One stack trace per 10 s for receiver failures; all are counted (ConnectorCounters). */
+    private final LogThrottle failureLog;
 
     private volatile RawDataReceiver receiver = data -> { };
     private volatile State state = State.NEW;
@@ -62,6 +65,7 @@ public final class UdpConnector implements Connector {
     UdpConnector(UdpConnectorConfig config) {
         this.config = config;
         this.boundAddress = config.bindAddress();
+        this.failureLog = new LogThrottle(config.clock(), Duration.ofSeconds(10));
     }
 
     public static UdpConnectorConfig.Builder builder() {
@@ -271,7 +275,11 @@ public final class UdpConnector implements Connector {
                 try {
                     receiver.receiveData(RawData.inbound(bytes, EndpointContext.of(peer), nanos));
                 } catch (RuntimeException e) {
-                    LOG.warn("RawDataReceiver threw on datagram from {}", peer, e);
+                    long held = failureLog.tryAcquire();
+                    if (held >= 0) {
+                        LOG.warn("RawDataReceiver threw on datagram from {} ({} more since the last report)",
+                                peer, held, e);
+                    }
                 }
             }
         }
@@ -293,8 +301,11 @@ public final class UdpConnector implements Connector {
             Thread next = named(threadFactory.newThread(new Receive(ch)), "recv");
             threads.add(next);
             counters.incrementReceiverRestarts();
-            LOG.error("receive thread {} on {} died; replaced by {}", Thread.currentThread().getName(),
-                    boundAddress, next.getName(), cause);
+            long held = failureLog.tryAcquire();
+            if (held >= 0) {
+                LOG.error("receive thread {} on {} died; replaced by {} ({} more since the last report)",
+                        Thread.currentThread().getName(), boundAddress, next.getName(), held, cause);
+            }
             next.start();
         }
     }
