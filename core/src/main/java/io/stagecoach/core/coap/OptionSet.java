@@ -29,8 +29,10 @@ import java.util.List;
  */
 public final class OptionSet implements Iterable<Option> {
 
+    private static final byte[] NO_BYTES = new byte[0];
+
     /** The set without options. */
-    public static final OptionSet EMPTY = new OptionSet(new byte[0], new int[0]);
+    public static final OptionSet EMPTY = new OptionSet(NO_BYTES, new int[0]);
 
     /** Max-Age when the option is absent (RFC 7252 §5.10.5). */
     public static final long DEFAULT_MAX_AGE = 60;
@@ -70,7 +72,7 @@ public final class OptionSet implements Iterable<Option> {
             return EMPTY;
         }
         int total = checkWireIndex(src, wireIndex, count);
-        byte[] data = new byte[total];
+        byte[] data = total == 0 ? NO_BYTES : new byte[total]; // e.g. Content-Format 0: no 16-B empty array
         int[] index = new int[3 * count];
         int pos = 0;
         for (int i = 0; i < count; i++) {

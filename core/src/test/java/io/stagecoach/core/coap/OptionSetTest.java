@@ -216,4 +216,14 @@ class OptionSetTest {
         assertThrows(IllegalArgumentException.class, () -> OptionSet.wrapWire(datagram, new int[] {11, 5, 2}),
                 "span beyond the datagram");
     }
+
+    @Test
+    void fromWireWithOnlyEmptyValuesReadsAsTheBuiltSet() {
+        // Content-Format 0 and If-None-Match: both zero-length values (RFC 7252 3.2)
+        OptionSet set = OptionSet.fromWire(new byte[] {1, 2}, new int[] {5, 1, 0, 12, 2, 0}, 2);
+        assertEquals(OptionSet.builder().ifNoneMatch(true).contentFormat(0).build(), set);
+        assertEquals(0, set.contentFormat());
+        assertTrue(set.ifNoneMatch());
+        assertEquals(0, set.valueLength(1));
+    }
 }
