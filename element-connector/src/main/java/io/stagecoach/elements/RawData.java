@@ -10,8 +10,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Immutable. The factories take ownership of the byte array without copying (the hot path
  * copies each datagram exactly once, from the socket buffer into this array); the caller must not
- * modify the array afterwards. Readers get a {@linkplain #buffer() read-only view} or a
- * {@linkplain #bytes() copy}.
+ * modify the array afterwards. Readers get a {@linkplain #buffer() read-only view}, a
+ * {@linkplain #bytes() copy}, or, on the receive path, the {@linkplain #sharedBytes() array itself}.
  */
 public final class RawData {
 
@@ -63,6 +63,16 @@ public final class RawData {
     /** A fresh copy of the bytes. */
     public byte[] bytes() {
         return bytes.clone();
+    }
+
+    /**
+     * The array itself, without a copy: for the decoder on the receive path, where the copy of
+     * {@link #bytes()} cost one array per datagram (size + 16 B). Ownership stays shared: nobody,
+     * neither the caller nor this class, may ever modify it, so the caller may keep referring to
+     * it (a parsed message may share its option bytes) and this object stays immutable.
+     */
+    public byte[] sharedBytes() {
+        return bytes;
     }
 
     /** The peer: sender of inbound data, destination of outbound data. */

@@ -54,6 +54,12 @@ public class CodecBenchmark {
         return parser.parse(requestBytes);
     }
 
+    /** As the endpoint parses a received datagram: option values read in place (parseShared). */
+    @Benchmark
+    public Message parseRequestShared() throws MessageFormatException {
+        return parser.parseShared(requestBytes, null, 0);
+    }
+
     @Benchmark
     public Message parseResponse() throws MessageFormatException {
         return parser.parse(responseBytes);

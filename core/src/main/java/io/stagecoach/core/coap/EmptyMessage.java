@@ -50,6 +50,11 @@ public final class EmptyMessage extends Message {
     }
 
     @Override
+    public EmptyMessage withTypeAndMid(Type type, int mid) {
+        return new EmptyMessage(type, mid, peer(), receiveNanos());
+    }
+
+    @Override
     public EmptyMessage withPeer(EndpointContext peer) {
         return new EmptyMessage(type(), mid(), peer, receiveNanos());
     }

@@ -119,6 +119,12 @@ public abstract class Message {
     /** A copy with another type. */
     public abstract Message withType(Type type);
 
+    /**
+     * A copy with another type and MID (0..65535, or -1 to unset): {@code withType(type).withMid(mid)}
+     * in one copy, as the message layer piggybacks a response in its ACK (saves one copy per response).
+     */
+    public abstract Message withTypeAndMid(Type type, int mid);
+
     /** A copy with another peer (metadata). */
     public abstract Message withPeer(EndpointContext peer);
 
@@ -239,7 +245,9 @@ public abstract class Message {
 
         /** Sets a copy of {@code len} bytes of {@code src} from {@code off}. */
         public B payload(byte[] src, int off, int len) {
-            this.payload = Arrays.copyOfRange(src, off, off + len);
+            // no new empty array per payload-less message (16 B); copyOfRange checks the range
+            boolean empty = len == 0 && off >= 0 && off <= src.length;
+            this.payload = empty ? NO_PAYLOAD : Arrays.copyOfRange(src, off, off + len);
             return self();
         }
 

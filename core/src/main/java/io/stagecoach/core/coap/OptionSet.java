@@ -13,7 +13,8 @@ import java.util.List;
  * options in the order they were added or received (§5.4.5).
  *
  * <p>Storage is compact for the codec: all values share one byte array and an {@code int[]}
- * index holds number, offset and length per option. Typed getters decode on each call.
+ * index holds number, offset and length per option. Typed getters decode on each call. A set
+ * made by {@link #wrapWire} reads its values from the received datagram itself.
  *
  * <p><b>Invalid received options.</b> A decoder builds sets with {@link #fromWire} without
  * validation. A value outside its option's defined length, a Block option with the reserved SZX 7,
@@ -28,8 +29,10 @@ import java.util.List;
  */
 public final class OptionSet implements Iterable<Option> {
 
+    private static final byte[] NO_BYTES = new byte[0];
+
     /** The set without options. */
-    public static final OptionSet EMPTY = new OptionSet(new byte[0], new int[0]);
+    public static final OptionSet EMPTY = new OptionSet(NO_BYTES, new int[0]);
 
     /** Max-Age when the option is absent (RFC 7252 §5.10.5). */
     public static final long DEFAULT_MAX_AGE = 60;
@@ -68,6 +71,45 @@ public final class OptionSet implements Iterable<Option> {
         if (count == 0) {
             return EMPTY;
         }
+        int total = checkWireIndex(src, wireIndex, count);
+        byte[] data = total == 0 ? NO_BYTES : new byte[total]; // e.g. Content-Format 0: no 16-B empty array
+        int[] index = new int[3 * count];
+        int pos = 0;
+        for (int i = 0; i < count; i++) {
+            int len = wireIndex[3 * i + 2];
+            System.arraycopy(src, wireIndex[3 * i + 1], data, pos, len);
+            index[3 * i] = wireIndex[3 * i];
+            index[3 * i + 1] = pos;
+            index[3 * i + 2] = len;
+            pos += len;
+        }
+        return new OptionSet(data, index);
+    }
+
+    /**
+     * For decoders that own the datagram: as {@link #fromWire} with all of {@code wireIndex}, but
+     * the set keeps both arrays and reads the values from {@code src} in place. This saves the
+     * copies of the values and of the index (~64 B per message) and takes the arrays over: nobody
+     * may modify either of them afterwards, or the set would change under its holders.
+     *
+     * @throws IllegalArgumentException if the index is not triples, the numbers are not ascending
+     *     or a span is out of range
+     */
+    public static OptionSet wrapWire(byte[] src, int[] wireIndex) {
+        if (wireIndex.length % 3 != 0) {
+            throw new IllegalArgumentException("option index of " + wireIndex.length
+                    + " ints is not (number, offset, length) triples");
+        }
+        int count = wireIndex.length / 3;
+        if (count == 0) {
+            return EMPTY;
+        }
+        checkWireIndex(src, wireIndex, count);
+        return new OptionSet(src, wireIndex);
+    }
+
+    /** Checks order and spans of the first {@code count} entries; returns their total value length. */
+    private static int checkWireIndex(byte[] src, int[] wireIndex, int count) {
         int total = 0;
         int last = 0;
         for (int i = 0; i < count; i++) {
@@ -80,18 +122,7 @@ public final class OptionSet implements Iterable<Option> {
             last = n;
             total += len;
         }
-        byte[] data = new byte[total];
-        int[] index = new int[3 * count];
-        int pos = 0;
-        for (int i = 0; i < count; i++) {
-            int len = wireIndex[3 * i + 2];
-            System.arraycopy(src, wireIndex[3 * i + 1], data, pos, len);
-            index[3 * i] = wireIndex[3 * i];
-            index[3 * i + 1] = pos;
-            index[3 * i + 2] = len;
-            pos += len;
-        }
-        return new OptionSet(data, index);
+        return total;
     }
 
     // ---- positional access, for the codec ----
@@ -118,6 +149,21 @@ public final class OptionSet implements Iterable<Option> {
     /** Copies the {@code i}-th value into {@code dst} at {@code off}. */
     public void copyValue(int i, byte[] dst, int off) {
         System.arraycopy(data, index[3 * i + 1], dst, off, index[3 * i + 2]);
+    }
+
+    /** Whether the {@code i}-th value equals {@code value}; compares in place, no copy. */
+    public boolean valueEquals(int i, byte[] value) {
+        int off = index[3 * i + 1];
+        return Arrays.equals(data, off, off + index[3 * i + 2], value, 0, value.length);
+    }
+
+    /** {@link Arrays#hashCode(byte[])} of the {@code i}-th value, computed in place, no copy. */
+    public int valueHashCode(int i) {
+        int h = 1;
+        for (int j = index[3 * i + 1], end = j + index[3 * i + 2]; j < end; j++) {
+            h = 31 * h + data[j];
+        }
+        return h;
     }
 
     /** The {@code i}-th option. */
@@ -203,6 +249,14 @@ public final class OptionSet implements Iterable<Option> {
             }
         }
         return isValidValue(n, data, index[3 * i + 1], index[3 * i + 2]);
+    }
+
+    /**
+     * Whether the {@code i}-th value has its defined length (and, for Block1/Block2, no reserved
+     * SZX 7), regardless of repetition: {@code option(i).isValid()} without building the option.
+     */
+    public boolean isValidValue(int i) {
+        return isValidValue(index[3 * i], data, index[3 * i + 1], index[3 * i + 2]);
     }
 
     static boolean isValidValue(int number, byte[] b, int off, int len) {

@@ -75,6 +75,11 @@ public final class Request extends Message {
     }
 
     @Override
+    public Request withTypeAndMid(Type type, int mid) {
+        return new Request(this, type, mid, token(), peer());
+    }
+
+    @Override
     public Request withPeer(EndpointContext peer) {
         return new Request(this, type(), mid(), token(), peer);
     }

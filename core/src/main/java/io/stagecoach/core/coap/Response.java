@@ -44,6 +44,11 @@ public final class Response extends Message {
     }
 
     @Override
+    public Response withTypeAndMid(Type type, int mid) {
+        return new Response(this, type, mid, token(), peer());
+    }
+
+    @Override
     public Response withPeer(EndpointContext peer) {
         return new Response(this, type(), mid(), token(), peer);
     }

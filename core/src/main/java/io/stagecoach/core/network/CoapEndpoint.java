@@ -297,11 +297,19 @@ public final class CoapEndpoint {
 
     /** Sends the response to a request delivered to the resource stage. */
     public void respond(Exchange exchange, Response response) {
-        exchange.execute(() -> {
-            if (!exchange.isComplete()) {
-                stack.sendResponse(exchange, response);
-            }
-        });
+        if (exchange.isOwned()) {
+            // A handler answering inline already holds the exchange: execute() would only re-enter,
+            // so skip building its task (24 B per request).
+            sendResponse(exchange, response);
+        } else {
+            exchange.execute(() -> sendResponse(exchange, response));
+        }
+    }
+
+    private void sendResponse(Exchange exchange, Response response) {
+        if (!exchange.isComplete()) {
+            stack.sendResponse(exchange, response);
+        }
     }
 
     /** Acknowledges a CON request now with an empty ACK; the response will follow separately. */

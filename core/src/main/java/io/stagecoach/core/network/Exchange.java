@@ -6,6 +6,7 @@ import io.stagecoach.elements.EndpointContext;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * Everything an endpoint knows about one request and its response(s) (Lanter, thesis §5.2): the
@@ -65,7 +66,8 @@ public final class Exchange {
     private static final Object[] NO_STATE = new Object[0];
     private static final Runnable[] NO_HOOKS = new Runnable[0];
 
-    private final Origin origin;
+    // the Origin as a boolean packs next to `complete`: 64 B per exchange instead of 72
+    private final boolean local;
     private final EndpointContext peer;
     private volatile Request request;
     private final long createdNanos;
@@ -87,7 +89,7 @@ public final class Exchange {
      * @param listener outcome callback of a {@code LOCAL} exchange; {@code null} for {@code REMOTE}
      */
     public Exchange(Origin origin, Request request, EndpointContext peer, long createdNanos, Listener listener) {
-        this.origin = Objects.requireNonNull(origin, "origin");
+        this.local = Objects.requireNonNull(origin, "origin") == Origin.LOCAL;
         this.request = Objects.requireNonNull(request, "request");
         this.peer = Objects.requireNonNull(peer, "peer");
         this.createdNanos = createdNanos;
@@ -96,11 +98,11 @@ public final class Exchange {
     }
 
     public Origin origin() {
-        return origin;
+        return local ? Origin.LOCAL : Origin.REMOTE;
     }
 
     public boolean isLocal() {
-        return origin == Origin.LOCAL;
+        return local;
     }
 
     public EndpointContext peer() {
@@ -232,6 +234,22 @@ public final class Exchange {
         }
     }
 
+    /**
+     * As {@link #execute(Runnable)} for work given the exchange: a caller can keep one such
+     * consumer for all exchanges instead of building a task per call (24 B per request).
+     */
+    void executeWith(Consumer<Exchange> work) {
+        synchronized (this) {
+            Thread previous = owner;
+            owner = Thread.currentThread();
+            try {
+                work.accept(this);
+            } finally {
+                owner = previous;
+            }
+        }
+    }
+
     /** Whether the calling thread holds this exchange through {@link #execute(Runnable)}. */
     public boolean isOwned() {
         return owner == Thread.currentThread();
@@ -264,6 +282,6 @@ public final class Exchange {
 
     @Override
     public String toString() {
-        return "Exchange[" + origin + " " + peer + " " + request.code() + " token=" + request.token() + "]";
+        return "Exchange[" + origin() + " " + peer + " " + request.code() + " token=" + request.token() + "]";
     }
 }

@@ -1,8 +1,8 @@
 package io.stagecoach.core.network;
 
 import io.stagecoach.core.coap.Code;
-import io.stagecoach.core.coap.Option;
 import io.stagecoach.core.coap.OptionNumber;
+import io.stagecoach.core.coap.OptionSet;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.config.CoapConfig;
 import io.stagecoach.elements.config.Configuration;
@@ -52,13 +52,13 @@ public final class RequestLimits {
 
     /** The first limit {@code request} exceeds, or {@code null} when it is within all of them. */
     public Refusal check(Request request) {
-        int count = 0;
+        OptionSet options = request.options();
+        int count = options.size();
         int bytes = 0;
         int segments = 0;
-        for (Option o : request.options()) {
-            count++;
-            bytes += o.length();
-            if (o.optionNumber() == OptionNumber.URI_PATH) {
+        for (int i = 0; i < count; i++) { // by position: an iterator copies every option (~100 B per request)
+            bytes += options.valueLength(i);
+            if (options.number(i) == OptionNumber.URI_PATH.number()) {
                 segments++;
             }
         }

@@ -5,14 +5,14 @@ import io.stagecoach.core.coap.OptionSet;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.network.Exchange;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -32,12 +32,21 @@ public final class CoapExchange {
     private static final int OPEN = 0;
     private static final int ACCEPTED = 1;
     private static final int ANSWERED = 2;
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(CoapExchange.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final Exchange exchange;
-    private final Request request;
     private final Resource resource;
     private final ExchangeResponder responder;
-    private final AtomicInteger state = new AtomicInteger(OPEN);
+    // OPEN, ACCEPTED or ANSWERED, changed through STATE: an AtomicInteger would cost 16 B per request
+    private volatile int state; // starts OPEN (0)
     private final int observeSeq;
     private final boolean notification;
     private volatile Map<String, String> query;
@@ -55,7 +64,6 @@ public final class CoapExchange {
     CoapExchange(Exchange exchange, Resource resource, ExchangeResponder responder, int observeSeq,
             boolean notification) {
         this.exchange = Objects.requireNonNull(exchange, "exchange");
-        this.request = exchange.request();
         this.resource = resource;
         this.responder = Objects.requireNonNull(responder, "responder");
         this.observeSeq = observeSeq;
@@ -73,7 +81,7 @@ public final class CoapExchange {
     // --- the request -----------------------------------------------------------------------------
 
     public Request request() {
-        return request;
+        return exchange.request(); // not kept in a field: 40 B per CoapExchange instead of 48
     }
 
     /** The protocol-stage exchange, for advanced use (e.g. attributes of the endpoint context). */
@@ -87,26 +95,26 @@ public final class CoapExchange {
     }
 
     public Code method() {
-        return request.code();
+        return request().code();
     }
 
     /** A copy of the request payload; empty when there is none. */
     public byte[] payload() {
-        return request.payload();
+        return request().payload();
     }
 
     /** The payload decoded as UTF-8. */
     public String payloadText() {
-        return request.payloadString();
+        return request().payloadString();
     }
 
     public OptionSet options() {
-        return request.options();
+        return request().options();
     }
 
     /** Content-Format of the request payload, or -1. */
     public int requestContentFormat() {
-        return request.options().contentFormat();
+        return request().options().contentFormat();
     }
 
     /**
@@ -114,7 +122,7 @@ public final class CoapExchange {
      * is the empty ACK, as in Californium.)
      */
     public int acceptFormat() {
-        return request.options().accept();
+        return request().options().accept();
     }
 
     public InetSocketAddress sourceAddress() {
@@ -129,7 +137,7 @@ public final class CoapExchange {
     public Map<String, String> queryParameters() {
         Map<String, String> q = query;
         if (q == null) {
-            q = parseQuery(request.options().uriQuery());
+            q = parseQuery(request().options().uriQuery());
             query = q;
         }
         return q;
@@ -158,7 +166,7 @@ public final class CoapExchange {
 
     /** Responds with {@code code} and no payload. */
     public void respond(Code code) {
-        send(code, Response.forRequest(request, code));
+        send(code, Response.forRequest(request(), code));
     }
 
     /** Responds 2.05 Content with {@code text} as text/plain;charset=utf-8 (Content-Format 0). */
@@ -168,19 +176,19 @@ public final class CoapExchange {
 
     /** Responds {@code code} with {@code text} as text/plain;charset=utf-8 (Content-Format 0). */
     public void respond(Code code, String text) {
-        respond(code, text.getBytes(StandardCharsets.UTF_8), 0);
+        // payload(String) encodes once; respond(code, bytes, 0) would copy the bytes again (~32 B)
+        send(code, Response.forRequest(request(), code).payload(text).options(ContentFormatSets.only(0)));
     }
 
     /** Responds {@code code} with {@code payload} in {@code contentFormat}. */
     public void respond(Code code, byte[] payload, int contentFormat) {
-        Response.Builder b = Response.forRequest(request, code).payload(payload);
-        b.options().contentFormat(contentFormat);
-        send(code, b);
+        Response.Builder b = Response.forRequest(request(), code).payload(payload);
+        send(code, b.options(ContentFormatSets.only(contentFormat))); // shared set: no OptionSet built (~200 B)
     }
 
     /** Responds {@code code} after {@code spec} set payload and options (see {@link ResponseSpec}). */
     public void respond(Code code, Consumer<ResponseSpec> spec) {
-        Response.Builder b = Response.forRequest(request, code);
+        Response.Builder b = Response.forRequest(request(), code);
         spec.accept(new ResponseSpec(b));
         send(code, b);
     }
@@ -192,7 +200,7 @@ public final class CoapExchange {
 
     /** Responds with {@code response}; its token and peer are replaced by the request's. */
     public void respond(Response response) {
-        Response r = response.withToken(request.token()).withPeer(exchange.peer());
+        Response r = response.withToken(request().token()).withPeer(exchange.peer());
         if (observeSeq >= 0 && r.code().isSuccess()) {
             Response.Builder b = r.newBuilder();
             b.options().observe(observeSeq);
@@ -207,7 +215,7 @@ public final class CoapExchange {
      * (RFC 7252 §5.2.2). IllegalStateException if already accepted or answered.
      */
     public void accept() {
-        if (!state.compareAndSet(OPEN, ACCEPTED)) {
+        if (!STATE.compareAndSet(this, OPEN, ACCEPTED)) {
             throw new IllegalStateException("exchange already " + stateName() + ": " + exchange);
         }
         if (!notification) { // a notification answers no request: there is nothing to acknowledge
@@ -217,7 +225,7 @@ public final class CoapExchange {
 
     /** Answers with a RST instead of a response. IllegalStateException if already accepted or answered. */
     public void reject() {
-        if (!state.compareAndSet(OPEN, ANSWERED)) {
+        if (!STATE.compareAndSet(this, OPEN, ANSWERED)) {
             throw new IllegalStateException("exchange already " + stateName() + ": " + exchange);
         }
         responder.reject(exchange);
@@ -225,12 +233,12 @@ public final class CoapExchange {
 
     /** Whether a response or RST has been sent. */
     public boolean isAnswered() {
-        return state.get() == ANSWERED;
+        return state == ANSWERED;
     }
 
     /** Whether {@link #accept()} was called and no response sent yet. */
     public boolean isAccepted() {
-        return state.get() == ACCEPTED;
+        return state == ACCEPTED;
     }
 
     /**
@@ -238,20 +246,20 @@ public final class CoapExchange {
      * answers, which must not throw over a handler's own answer.
      */
     boolean respondIfOpen(Response response) {
-        int s = state.get();
+        int s = state;
         while (s != ANSWERED) {
-            if (state.compareAndSet(s, ANSWERED)) {
+            if (STATE.compareAndSet(this, s, ANSWERED)) {
                 responder.respond(exchange, response);
                 return true;
             }
-            s = state.get();
+            s = state;
         }
         return false;
     }
 
     /** @param code the response code when the caller knows it (saves a second build for Observe) */
     private void send(Code code, Response.Builder b) {
-        b.token(request.token()).peer(exchange.peer());
+        b.token(request().token()).peer(exchange.peer());
         if (observeSeq >= 0 && code != null && code.isSuccess()) {
             b.options().observe(observeSeq); // set here, at the resource, in changed() order (Lanter §5.4)
         }
@@ -267,18 +275,18 @@ public final class CoapExchange {
     }
 
     private void finish() {
-        int s = state.get();
+        int s = state;
         while (s != ANSWERED) {
-            if (state.compareAndSet(s, ANSWERED)) {
+            if (STATE.compareAndSet(this, s, ANSWERED)) {
                 return;
             }
-            s = state.get();
+            s = state;
         }
         throw new IllegalStateException("exchange already answered (respond twice?): " + exchange);
     }
 
     private String stateName() {
-        return state.get() == ACCEPTED ? "accepted" : "answered";
+        return state == ACCEPTED ? "accepted" : "answered";
     }
 
     @Override

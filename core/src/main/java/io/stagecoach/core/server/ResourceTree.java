@@ -1,5 +1,8 @@
 package io.stagecoach.core.server;
 
+import io.stagecoach.core.coap.OptionNumber;
+import io.stagecoach.core.coap.OptionSet;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -13,15 +16,29 @@ import java.util.concurrent.atomic.AtomicLong;
  * under an older version is never returned, so a lookup racing with a change cannot resurrect a
  * removed resource from the cache. Misses are not cached: random paths cannot grow the cache
  * beyond the number of resources.
+ *
+ * <p>{@link #find(OptionSet)}, the lookup of the request path, has a second cache keyed by the
+ * Uri-Path bytes as received: a hit compares the option values in place, without decoding them
+ * into {@code String}s in a new list (~150 B per request). It is direct-mapped with
+ * {@value #WIRE_SLOTS} slots, so it never grows; colliding paths just take the decoding lookup.
  */
 public final class ResourceTree {
 
     private record Cached(long version, Resource resource) {
     }
 
+    /** A hit of the byte-keyed cache: the Uri-Path values (segments) as received. */
+    private record WireHit(long version, byte[][] segments, Resource resource) {
+    }
+
+    static final int WIRE_SLOTS = 256;
+    private static final int URI_PATH = OptionNumber.URI_PATH.number();
+
     private final AtomicLong version = new AtomicLong();
     private final Map<String, Cached> cache = new ConcurrentHashMap<>();
     private final Root root = new Root();
+    // Racy reads and writes are fine: a WireHit is immutable (final fields) and carries its version.
+    private final WireHit[] wireCache = new WireHit[WIRE_SLOTS];
 
     /** The root resource; requests with an empty Uri-Path reach it (4.05 by default). */
     public CoapResource root() {
@@ -63,6 +80,62 @@ public final class ResourceTree {
         return r;
     }
 
+    /**
+     * The resource at the Uri-Path of {@code options}, as {@code find(options.uriPath())} but
+     * without decoding the path when it was looked up before (see the class comment).
+     */
+    public Resource find(OptionSet options) {
+        int hash = 1;
+        int segments = 0;
+        for (int i = 0; i < options.size(); i++) {
+            if (options.number(i) == URI_PATH) {
+                if (!options.isValid(i)) {
+                    return find(options.uriPath()); // uriPath() skips invalid values: let it decide
+                }
+                hash = 31 * hash + options.valueHashCode(i);
+                segments++;
+            }
+        }
+        if (segments == 0) {
+            return root;
+        }
+        long v = version.get();
+        int slot = (hash ^ (hash >>> 16)) & (WIRE_SLOTS - 1);
+        WireHit hit = wireCache[slot];
+        if (hit != null && hit.version == v && sameSegments(hit.segments, options)) {
+            return hit.resource;
+        }
+        Resource r = find(options.uriPath());
+        if (r != null) {
+            wireCache[slot] = new WireHit(v, copySegments(options, segments), r);
+        }
+        return r;
+    }
+
+    private static boolean sameSegments(byte[][] segments, OptionSet options) {
+        int k = 0;
+        for (int i = 0; i < options.size(); i++) {
+            if (options.number(i) == URI_PATH) {
+                if (k == segments.length || !options.valueEquals(i, segments[k++])) {
+                    return false;
+                }
+            }
+        }
+        return k == segments.length;
+    }
+
+    private static byte[][] copySegments(OptionSet options, int count) {
+        byte[][] out = new byte[count][];
+        int k = 0;
+        for (int i = 0; i < options.size(); i++) {
+            if (options.number(i) == URI_PATH) {
+                out[k] = new byte[options.valueLength(i)];
+                options.copyValue(i, out[k++], 0);
+            }
+        }
+        return out;
+    }
+
     /** As {@link #find(List)} for a '/'-separated path, e.g. {@code "seg1/seg2"} or {@code "/seg1"}. */
     public Resource find(String path) {
         String p = path.startsWith("/") ? path.substring(1) : path;
@@ -95,6 +168,7 @@ public final class ResourceTree {
         public void treeChanged() {
             version.incrementAndGet();
             cache.clear();
+            Arrays.fill(wireCache, null); // stale entries would never match; this frees them
         }
 
         @Override

@@ -119,7 +119,7 @@ public final class ServerMessageDeliverer implements LayerStack.Inbox {
     @Override
     public void deliverRequest(Exchange exchange, Request request) {
         counters.delivered.increment();
-        Resource resource = tree.find(request.options().uriPath());
+        Resource resource = tree.find(request.options());
         if (resource == null) {
             counters.notFound.increment();
             responder.respond(exchange, answer(exchange, request, Code.NOT_FOUND).build());

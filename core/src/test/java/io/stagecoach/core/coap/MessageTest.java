@@ -116,4 +116,23 @@ class MessageTest {
         Request r = Request.get().type(Type.CON).mid(4660).token(Token.fromHex("0102")).uri("coap://127.0.0.1/x").build();
         assertEquals("CON 0.01 GET mid=4660 token=0102 [Uri-Path=\"x\"] peer=/127.0.0.1:5683", r.toString());
     }
+
+    @Test
+    void withTypeAndMidIsWithTypeThenWithMidInOneCopy() {
+        Response r = Response.builder(Code.CONTENT).token(Token.fromHex("0a")).payload("x").peer(PEER).build();
+        Response both = r.withTypeAndMid(Type.ACK, 77);
+        assertEquals(r.withType(Type.ACK).withMid(77), both);
+        assertEquals(Type.ACK, both.type());
+        assertEquals(77, both.mid());
+        assertSame(PEER, both.peer(), "metadata kept");
+        assertNull(r.type(), "the original is unchanged");
+        assertEquals(-1, r.mid());
+
+        Request q = Request.get().build().withTypeAndMid(Type.NON, 5);
+        assertEquals(Type.NON, q.type());
+        assertEquals(5, q.mid());
+        EmptyMessage e = EmptyMessage.of(Type.CON, 1).withTypeAndMid(Type.RST, 2);
+        assertEquals(EmptyMessage.of(Type.RST, 2), e);
+        assertThrows(IllegalArgumentException.class, () -> r.withTypeAndMid(Type.ACK, 65536), "MID range checked");
+    }
 }

@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -163,5 +165,65 @@ class OptionSetTest {
                 () -> OptionSet.fromWire(new byte[2], new int[] {11, 0, 1, 3, 1, 1}, 2));
         assertThrows(IllegalArgumentException.class,
                 () -> OptionSet.fromWire(new byte[2], new int[] {11, 1, 5}, 1));
+    }
+
+    @Test
+    void positionalValueChecksMatchTheCopyingOnes() {
+        byte[] wire = new byte[300 + 1 + 1 + 3];
+        int[] index = {
+            3, 0, 300, // Uri-Host of 300 bytes: longer than 255
+            11, 302, 3, // Uri-Path "abc"
+            12, 300, 1, // Content-Format
+            12, 301, 1, // supernumerary Content-Format, value itself fine
+        };
+        wire[300] = 50;
+        wire[301] = 60;
+        wire[302] = 'a';
+        wire[303] = 'b';
+        wire[304] = 'c';
+        OptionSet set = OptionSet.fromWire(wire, index, 4);
+
+        for (int i = 0; i < set.size(); i++) {
+            Option o = set.option(i);
+            assertEquals(o.isValid(), set.isValidValue(i), "isValidValue of option " + i + " " + o);
+            assertTrue(set.valueEquals(i, o.value()), "valueEquals of option " + i + " with its own value");
+            assertEquals(java.util.Arrays.hashCode(o.value()), set.valueHashCode(i), "valueHashCode of option " + i);
+        }
+        assertFalse(set.isValidValue(0), "300-byte Uri-Host");
+        assertTrue(set.isValidValue(3), "repetition is not a value problem");
+        assertFalse(set.isValid(3), "but the supernumerary occurrence is invalid");
+        assertFalse(set.valueEquals(1, "ab".getBytes(StandardCharsets.UTF_8)), "prefix");
+        assertFalse(set.valueEquals(1, "abd".getBytes(StandardCharsets.UTF_8)), "same length, other byte");
+        assertTrue(set.valueEquals(1, "abc".getBytes(StandardCharsets.UTF_8)));
+    }
+
+    @Test
+    void wrapWireKeepsTheArraysAndChecksLikeFromWire() {
+        byte[] datagram = {9, 9, 'a', 'b', 50, 9};
+        int[] index = {11, 2, 2, 12, 4, 1};
+        OptionSet wrapped = OptionSet.wrapWire(datagram, index);
+        assertEquals(OptionSet.fromWire(datagram, index, 2), wrapped);
+        assertEquals(List.of("ab"), wrapped.uriPath());
+        assertEquals(50, wrapped.contentFormat());
+        datagram[2] = 'x'; // not allowed by the contract; shows the values are not copied
+        assertEquals(List.of("xb"), wrapped.uriPath());
+
+        assertSame(OptionSet.EMPTY, OptionSet.wrapWire(datagram, new int[0]));
+        assertThrows(IllegalArgumentException.class, () -> OptionSet.wrapWire(datagram, new int[] {11, 0}),
+                "not triples");
+        assertThrows(IllegalArgumentException.class, () -> OptionSet.wrapWire(datagram, new int[] {12, 0, 1, 11, 1, 1}),
+                "numbers not ascending");
+        assertThrows(IllegalArgumentException.class, () -> OptionSet.wrapWire(datagram, new int[] {11, 5, 2}),
+                "span beyond the datagram");
+    }
+
+    @Test
+    void fromWireWithOnlyEmptyValuesReadsAsTheBuiltSet() {
+        // Content-Format 0 and If-None-Match: both zero-length values (RFC 7252 3.2)
+        OptionSet set = OptionSet.fromWire(new byte[] {1, 2}, new int[] {5, 1, 0, 12, 2, 0}, 2);
+        assertEquals(OptionSet.builder().ifNoneMatch(true).contentFormat(0).build(), set);
+        assertEquals(0, set.contentFormat());
+        assertTrue(set.ifNoneMatch());
+        assertEquals(0, set.valueLength(1));
     }
 }

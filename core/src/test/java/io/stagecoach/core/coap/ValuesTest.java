@@ -29,6 +29,25 @@ class ValuesTest {
     }
 
     @Test
+    void tokenBytesSurviveTheLongPackingForEveryLength() {
+        byte[] all = {(byte) 0xFF, 0x00, (byte) 0x80, 0x7F, 0x01, (byte) 0xFE, 0x00, (byte) 0xAA};
+        for (int len = 0; len <= 8; len++) {
+            byte[] b = java.util.Arrays.copyOf(all, len);
+            Token t = Token.of(b);
+            assertArrayEquals(b, t.bytes(), "bytes of a " + len + "-byte token");
+            assertEquals(java.util.Arrays.hashCode(b), t.hashCode(), "hash of a " + len + "-byte token");
+            byte[] dst = new byte[10];
+            t.copyTo(dst, 1);
+            assertArrayEquals(b, java.util.Arrays.copyOfRange(dst, 1, 1 + len), "copyTo of a " + len + "-byte token");
+        }
+        assertNotEquals(Token.fromHex("00"), Token.fromHex("0000"), "leading zero bytes count");
+        assertNotEquals(Token.fromHex("00"), Token.EMPTY);
+        assertEquals(Token.fromHex("0000000000000102"), Token.ofLong(258));
+        assertEquals("ff00", Token.of(new byte[] {9, (byte) 0xFF, 0, 9}, 1, 2).toHex(), "slice of a buffer");
+        assertThrows(IndexOutOfBoundsException.class, () -> Token.of(new byte[2], 1, 2), "slice beyond the buffer");
+    }
+
+    @Test
     void tokenLongerThanEightBytesIsRefused() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Token.of(new byte[9]));
         assertEquals("token length must be 0..8 bytes, got 9", e.getMessage());

@@ -42,12 +42,19 @@ class CodecFuzzTest {
                 m = parser.parse(input);
             } catch (MessageFormatException e) {
                 refused++;
+                assertSharedParseRefuses(input, e);
                 continue;
             } catch (RuntimeException e) {
                 fail("parse(" + TestVectors.hex(input) + ") threw " + e, e);
                 return;
             }
             parsed++;
+            try {
+                Message shared = parser.parseShared(input.clone(), null, 0);
+                assertEquals(m, shared, () -> "parseShared of " + TestVectors.hex(input));
+            } catch (MessageFormatException e) {
+                fail("parseShared(" + TestVectors.hex(input) + ") refused what parse took: " + e.reason());
+            }
             byte[] again = serializer.serialize(m);
             // the option encoding is canonical (each delta/length has exactly one form), so the
             // bytes come back unchanged, not merely an equivalent message
@@ -101,5 +108,14 @@ class CodecFuzzTest {
             }
         }
         return b;
+    }
+
+    private void assertSharedParseRefuses(byte[] input, MessageFormatException expected) {
+        try {
+            Message m = parser.parseShared(input.clone(), null, 0);
+            fail("parseShared(" + TestVectors.hex(input) + ") took " + m + "; parse refused: " + expected.reason());
+        } catch (MessageFormatException e) {
+            assertEquals(expected.reason(), e.reason(), () -> "refusal of " + TestVectors.hex(input));
+        }
     }
 }

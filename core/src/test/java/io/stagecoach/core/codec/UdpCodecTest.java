@@ -74,6 +74,33 @@ class UdpCodecTest {
     }
 
     @Test
+    void parseSharedReadsOptionValuesFromTheDatagramAndCopiesTheRest() throws MessageFormatException {
+        byte[] wire = hex("4401abcd" + "0a0b0c0d" + "b162" + "ff" + "6869"); // CON GET, Uri-Path "b", payload "hi"
+        Message shared = parser.parseShared(wire, PEER, 42L);
+        assertEquals(parser.parse(wire), shared);
+        assertEquals(PEER, shared.peer());
+        assertEquals(42L, shared.receiveNanos());
+        assertEquals(List.of("b"), shared.options().uriPath());
+
+        // The contract is that nobody modifies the array; this shows why: the options read it in place.
+        wire[9] = 'c';
+        wire[12] = 'X';
+        wire[4] = 0;
+        assertEquals(List.of("c"), shared.options().uriPath(), "option value read from the datagram");
+        assertEquals("hi", shared.payloadString(), "payload copied");
+        assertEquals(Token.fromHex("0a0b0c0d"), shared.token(), "token copied");
+    }
+
+    @Test
+    void parseSharedRefusesWhatParseRefuses() {
+        byte[] truncated = hex("4001abcd" + "b5626364"); // Uri-Path claims 5 bytes, 3 follow
+        MessageFormatException e = assertThrows(MessageFormatException.class,
+                () -> parser.parseShared(truncated, PEER, 0));
+        assertEquals("option 11 claims 5 bytes, only 3 follow", e.reason());
+        assertEquals(0xabcd, e.mid());
+    }
+
+    @Test
     void emptyMessagesParseAsEmptyMessage() throws MessageFormatException {
         Message m = parser.parse(hex("7000ffff"), PEER, 1);
         assertInstanceOf(EmptyMessage.class, m);

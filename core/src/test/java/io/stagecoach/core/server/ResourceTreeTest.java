@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.stagecoach.core.coap.OptionSet;
 import java.util.List;
 import java.util.concurrent.Executor;
 import org.junit.jupiter.api.Test;
@@ -108,5 +109,64 @@ class ResourceTreeTest {
         assertTrue(r.attributes().has("obs"));
         r.setObservable(false);
         assertFalse(r.attributes().has("obs"));
+    }
+
+    private static OptionSet path(String... segments) {
+        return OptionSet.builder().uriPath(List.of(segments)).accept(0).build();
+    }
+
+    @Test
+    void findByOptionsAgreesWithFindByListAndIsCachedByBytes() {
+        CoapResource c = CoapResource.named("c");
+        CoapResource a = CoapResource.named("a").add(CoapResource.named("b").add(c));
+        tree.add(a, CoapResource.named("été"));
+
+        assertSame(c, tree.find(path("a", "b", "c")), "decoding lookup on the first request");
+        assertSame(c, tree.find(path("a", "b", "c")), "cached by bytes on the second");
+        assertSame(tree.find(List.of("été")), tree.find(path("été")), "UTF-8 segment");
+        assertSame(tree.root(), tree.find(OptionSet.builder().accept(0).build()), "no Uri-Path: the root");
+        assertSame(a.child("b"), tree.find(path("a", "b")), "a prefix finds the parent resource");
+        assertNull(tree.find(path("a", "b", "c", "d")), "one segment too many");
+        assertNull(tree.find(path("a", "b", "x")), "same depth, other last segment");
+        assertNull(tree.find(path("a/b", "c")), "a segment with '/' never matches");
+        assertNull(tree.find(path("a", "b", "c", "")), "trailing empty segment");
+    }
+
+    @Test
+    void findByOptionsNeverReturnsARemovedResourceFromItsCache() {
+        CoapResource a = CoapResource.named("a");
+        tree.add(a);
+        assertSame(a, tree.find(path("a")));
+        assertSame(a, tree.find(path("a")), "cached");
+
+        tree.root().removeChild(a);
+        assertNull(tree.find(path("a")), "removed: the byte-keyed hit is stale");
+        CoapResource a2 = CoapResource.named("a");
+        tree.add(a2);
+        assertSame(a2, tree.find(path("a")), "the replacement, not the cached original");
+    }
+
+    @Test
+    void findByOptionsHandlesMorePathsThanCacheSlots() {
+        for (int i = 0; i < 3 * ResourceTree.WIRE_SLOTS; i++) {
+            tree.add(CoapResource.named("r" + i));
+        }
+        for (int round = 0; round < 2; round++) {
+            for (int i = 0; i < 3 * ResourceTree.WIRE_SLOTS; i++) {
+                Resource r = tree.find(path("r" + i));
+                assertEquals("r" + i, r == null ? null : r.name(), "round " + round + ", path /r" + i);
+            }
+        }
+    }
+
+    @Test
+    void findByOptionsLeavesAnInvalidUriPathToTheDecodingLookup() {
+        tree.add(CoapResource.named("a"));
+        byte[] wire = new byte[1 + 256];
+        wire[0] = 'a';
+        // Uri-Path "a" then a 256-byte Uri-Path, longer than 255: invalid, read as absent (RFC 7252 5.4.3)
+        OptionSet set = OptionSet.fromWire(wire, new int[] {11, 0, 1, 11, 1, 256}, 2);
+        assertEquals(List.of("a"), set.uriPath());
+        assertSame(tree.find(List.of("a")), tree.find(set));
     }
 }

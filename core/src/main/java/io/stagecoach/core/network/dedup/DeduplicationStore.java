@@ -48,6 +48,7 @@ public final class DeduplicationStore {
 
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
     private static final int MAX_SECOND = 0x7FFFFFFF;
+    private static final boolean HASH_IS_ADDRESS = ipv4HashIsAddress();
 
     private final DeduplicationMode mode;
     private final long exchangeLifetimeNanos;
@@ -270,10 +271,26 @@ public final class DeduplicationStore {
         if (!(address instanceof Inet4Address)) {
             return -1;
         }
-        byte[] a = address.getAddress();
-        long ip = ((a[0] & 0xFFL) << 24) | ((a[1] & 0xFFL) << 16) | ((a[2] & 0xFFL) << 8) | (a[3] & 0xFFL);
-        long key = (ip << 32) | ((long) peer.getPort() << 16) | mid;
-        return key;
+        long ip = HASH_IS_ADDRESS ? address.hashCode() & 0xFFFF_FFFFL : ipv4(address.getAddress());
+        return (ip << 32) | ((long) peer.getPort() << 16) | mid;
+    }
+
+    private static long ipv4(byte[] a) {
+        return ((a[0] & 0xFFL) << 24) | ((a[1] & 0xFFL) << 16) | ((a[2] & 0xFFL) << 8) | (a[3] & 0xFFL);
+    }
+
+    /**
+     * Whether {@link Inet4Address#hashCode()} is the address as an int, as in OpenJDK: then the key
+     * is read without {@code getAddress()}, which copies the address into a new array (24 B, twice
+     * per request). Checked once on a sample address rather than assumed.
+     */
+    private static boolean ipv4HashIsAddress() {
+        try {
+            byte[] sample = {(byte) 192, 0, 2, (byte) 201};
+            return InetAddress.getByAddress(sample).hashCode() == (int) ipv4(sample);
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
     }
 
     private static void checkMid(int mid) {
