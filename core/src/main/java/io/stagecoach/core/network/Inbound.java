@@ -299,7 +299,9 @@ final class Inbound {
                 continue;
             }
             OptionNumber n = OptionNumber.valueOf(number);
-            if (!n.isKnown() || n == OptionNumber.OSCORE || !options.isValidValue(i)) {
+            // isValid also refuses a repeated non-repeatable option: a supernumerary critical
+            // occurrence is treated like an unrecognized one (RFC 7252 §5.4.5)
+            if (!n.isKnown() || n == OptionNumber.OSCORE || !options.isValid(i)) {
                 // OSCORE is known to the codec but not processed here (RFC 8613 is not implemented)
                 return options.option(i);
             }

@@ -236,6 +236,33 @@ class ServerProtocolTest {
         assertEquals(Code.BAD_OPTION, next().code(), "unknown odd option 2049");
     }
 
+    /**
+     * CON GET with Uri-Host twice (critical, not repeatable) → ACK 4.02: the supernumerary
+     * occurrence is treated like an unrecognized option (RFC 7252 §5.4.5); Max-Age twice
+     * (elective) is ignored and the request served.
+     */
+    @Test
+    void repeatedNonRepeatableCriticalOptionGets402ElectiveIsIgnored() throws Exception {
+        startHello();
+        // the builders refuse a second Uri-Host, so the datagram is written by hand:
+        // CON GET MID 0x2100 token 06, Uri-Host "a.example", Uri-Host "b.example"
+        java.io.ByteArrayOutputStream d = new java.io.ByteArrayOutputStream();
+        d.writeBytes(new byte[] {0x41, 0x01, 0x21, 0x00, 0x06, 0x39});
+        d.writeBytes("a.example".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        d.write(0x09);
+        d.writeBytes("b.example".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        send(d.toByteArray());
+        Message m = next();
+        assertEquals(Type.ACK, m.type());
+        assertEquals(0x2100, m.mid());
+        assertEquals(Code.BAD_OPTION, m.code());
+        assertEquals(0, handled.get());
+
+        // CON GET MID 0x2101 token 07, Max-Age 1, Max-Age 2
+        send(new byte[] {0x41, 0x01, 0x21, 0x01, 0x07, (byte) 0xD1, 0x01, 0x01, 0x01, 0x02});
+        assertEquals(Code.CONTENT, next().code(), "Max-Age twice is elective: ignored");
+    }
+
     /** Every malformed shared vector sent as CON is answered with RST (or 4.00) carrying its MID. */
     @Test
     void malformedVectorsGetRstOrBadRequest() throws Exception {
