@@ -299,6 +299,7 @@ public final class UdpConnector implements Connector {
                 return;
             }
             Thread next = named(threadFactory.newThread(new Receive(ch)), "recv");
+            threads.remove(Thread.currentThread()); // about to end: keep the list at the live threads
             threads.add(next);
             counters.incrementReceiverRestarts();
             long held = failureLog.tryAcquire();

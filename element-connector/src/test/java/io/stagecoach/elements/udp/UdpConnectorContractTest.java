@@ -332,6 +332,41 @@ class UdpConnectorContractTest {
         assertEquals(2, server.counters().received());
     }
 
+    /**
+     * JDK connector: 50 datagrams that each kill the receive thread, then one that is delivered.
+     * Sent: 50 × 1 byte (Error) + 1 × 2 bytes; seen: 50 restarts, the 2-byte datagram delivered,
+     * and one live receive thread (replacements do not pile up).
+     */
+    @Test
+    void manyReceiverDeathsLeaveOneLiveReceiveThread() throws Exception {
+        Connector server = open(Kind.JDK, loopback());
+        CountDownLatch last = new CountDownLatch(1);
+        server.setRawDataReceiver(d -> {
+            if (d.size() == 1) {
+                throw new Error("test: receiver dies");
+            }
+            last.countDown();
+        });
+        try (DatagramChannel client = DatagramChannel.open()) {
+            for (int i = 0; i < 50; i++) {
+                client.send(ByteBuffer.allocate(1), server.getAddress());
+            }
+            client.send(ByteBuffer.allocate(2), server.getAddress());
+            assertTrue(last.await(TIMEOUT_S, TimeUnit.SECONDS), "the datagram after 50 deaths arrived");
+        }
+        assertEquals(50, server.counters().receiverRestarts());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_S);
+        while (liveReceiveThreads() > 1 && System.nanoTime() < deadline) {
+            Thread.yield(); // the last dead threads may still be ending
+        }
+        assertEquals(1, liveReceiveThreads(), "live stagecoach-udp-recv threads");
+    }
+
+    private static long liveReceiveThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && t.getName().startsWith("stagecoach-udp-recv-")).count();
+    }
+
     @ParameterizedTest
     @MethodSource("kinds")
     void sendWhileStoppedFailsAndDestroyedCannotStart(Kind kind) throws Exception {
