@@ -181,7 +181,11 @@ final class EventLoop implements Runnable {
         if (code == 0) {
             if (type == 3 && midMatches) {
                 finish(c, false, now);
-            } else if (type != 2 || !midMatches) {
+            } else if (type == 2 && midMatches) {
+                // An empty ACK: the server has the request and will answer separately; a CON is
+                // not retransmitted after its ACK (RFC 7252 §4.2), only the timeout still applies.
+                c.retransmissions = Retransmission.MAX_RETRANSMIT;
+            } else {
                 counters.stray++;
             }
             return;

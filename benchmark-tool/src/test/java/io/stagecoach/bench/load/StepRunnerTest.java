@@ -142,4 +142,39 @@ class StepRunnerTest {
             assertTrue(tokens.values().stream().allMatch(t -> t.size() == 1), "one token per MID");
         }
     }
+
+    /**
+     * A server that answers every CON request with an empty ACK (same MID) and never with a
+     * response: a retransmitting client stops retransmitting once ACKed (RFC 7252 §4.2) and waits
+     * for its timeout. Sent: CON GETs, retransmit after 10 ms; seen: 0 retransmissions, timeouts.
+     */
+    @Test
+    void emptyAckStopsRetransmission() throws Exception {
+        io.stagecoach.elements.NamedThreadFactory threads = new io.stagecoach.elements.NamedThreadFactory("test-empty-ack", true);
+        try (DatagramChannel acker = DatagramChannel.open()) {
+            acker.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            InetSocketAddress addr = (InetSocketAddress) acker.getLocalAddress();
+            threads.newThread(() -> {
+                java.nio.ByteBuffer rx = java.nio.ByteBuffer.allocate(2048);
+                try {
+                    while (true) {
+                        InetSocketAddress from = (InetSocketAddress) acker.receive(rx.clear());
+                        java.nio.ByteBuffer ack = java.nio.ByteBuffer.allocate(4);
+                        ack.put((byte) 0x60).put((byte) 0).putShort(rx.getShort(2)).flip();
+                        acker.send(ack, from);
+                    }
+                } catch (java.io.IOException closed) {
+                    // the test closed the channel: done
+                }
+            }).start();
+            LoadSpec s = spec(addr.getPort(), Duration.ofMillis(200), Duration.ofMillis(800))
+                    .withRetransmit(Duration.ofMillis(10));
+            StepResult r = new StepRunner(s, addr).run(3, StepListener.NONE);
+
+            assertEquals(0, r.completed());
+            assertEquals(0, r.retransmissions(), "ACKed requests are not retransmitted");
+            assertTrue(r.timeouts() > 0, "timeouts " + r.timeouts());
+        }
+        assertTrue(threads.joinAll(Duration.ofSeconds(5)), "server thread ended");
+    }
 }

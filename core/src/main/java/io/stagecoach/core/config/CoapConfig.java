@@ -155,6 +155,14 @@ public final class CoapConfig {
                     + " max-entries / EXCHANGE_LIFETIME new requests per second.")
             .build();
 
+    public static final Definition<Long> DEDUP_MAX_BYTES = Definition.longInteger("coap.dedup.max-bytes")
+            .defaultValue(Runtime.getRuntime().maxMemory() / 2, "half the maximum heap")
+            .range(1024L, Long.MAX_VALUE).unit("bytes")
+            .doc("Estimated heap the deduplication entries and their stored replies may hold; beyond it new"
+                    + " requests are answered 5.03. Caps what max-entries cannot: IPv6 peers (about 128 bytes an"
+                    + " entry) and large replies (stored whole).")
+            .build();
+
     public static final Definition<Integer> DEDUP_MAX_ENTRIES_PER_PEER = Definition.integer("coap.dedup.max-entries-per-peer")
             .defaultValue(10_000).range(1, 100_000_000).unit("exchanges")
             .doc("Exchanges remembered per peer, so that one peer cannot fill the whole table.")
@@ -264,7 +272,7 @@ public final class CoapConfig {
             EXCHANGE_LIFETIME, NON_LIFETIME, MAX_RTO, CONGESTION_CONTROL, CONGESTION_PEER_CAPACITY,
             SEPARATE_ACK_DELAY, TOKEN_LENGTH, MID_MAX_PEERS, OVERLOAD_MAX_AGE,
             LIMIT_MAX_OPTIONS, LIMIT_MAX_OPTION_BYTES, LIMIT_MAX_URI_PATH_SEGMENTS,
-            DEDUPLICATION_MODE, DEDUP_MAX_ENTRIES, DEDUP_MAX_ENTRIES_PER_PEER, DEDUP_SWEEP_INTERVAL,
+            DEDUPLICATION_MODE, DEDUP_MAX_ENTRIES, DEDUP_MAX_BYTES, DEDUP_MAX_ENTRIES_PER_PEER, DEDUP_SWEEP_INTERVAL,
             PROTOCOL_THREADS, PROTOCOL_QUEUE_CAPACITY,
             BLOCKWISE_PREFERRED_BLOCK_SIZE, BLOCKWISE_MAX_MESSAGE_SIZE, BLOCKWISE_MAX_RESOURCE_BODY_SIZE,
             BLOCKWISE_STATUS_LIFETIME, BLOCKWISE_MAX_TRANSFERS_PER_PEER, BLOCKWISE_MAX_TRANSFERS,

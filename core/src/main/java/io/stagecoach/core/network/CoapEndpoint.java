@@ -81,6 +81,7 @@ public final class CoapEndpoint {
                 .exchangeLifetime(config.get(CoapConfig.EXCHANGE_LIFETIME))
                 .nonLifetime(config.get(CoapConfig.NON_LIFETIME))
                 .maxEntries(config.get(CoapConfig.DEDUP_MAX_ENTRIES))
+                .maxBytes(config.get(CoapConfig.DEDUP_MAX_BYTES))
                 .maxEntriesPerPeer(config.get(CoapConfig.DEDUP_MAX_ENTRIES_PER_PEER))
                 .clock(scheduler)
                 .build();

@@ -53,6 +53,8 @@ public final class UdpConnector implements Connector {
     private final Object lifecycle = new Object();
     /** One stack trace per 10 s for receiver failures; all are counted (ConnectorCounters). */
     private final LogThrottle failureLog;
+    private final LogThrottle interruptLog;
+    private final LogThrottle deathLog;
 
     private volatile RawDataReceiver receiver = data -> { };
     private volatile State state = State.NEW;
@@ -66,6 +68,8 @@ public final class UdpConnector implements Connector {
         this.config = config;
         this.boundAddress = config.bindAddress();
         this.failureLog = new LogThrottle(config.clock(), Duration.ofSeconds(10));
+        this.interruptLog = new LogThrottle(config.clock(), Duration.ofSeconds(10));
+        this.deathLog = new LogThrottle(config.clock(), Duration.ofSeconds(10));
     }
 
     public static UdpConnectorConfig.Builder builder() {
@@ -185,10 +189,15 @@ public final class UdpConnector implements Connector {
         }
         if (RECEIVE_THREAD_OF.get() == this) {
             // Direct send from our own receive thread: DatagramChannel.send is thread-safe and does
-            // not wait for the receive lock, and this thread is interrupted only by stop(), so it
-            // cannot close the channel by accident (InterruptibleChannel). Saves the hand-off to a
-            // sender thread: one context switch per answer on a single core (docs/benchmarks.md).
+            // not wait for the receive lock. Saves the hand-off to a sender thread: one context
+            // switch per answer on a single core (docs/benchmarks.md). A handler running inline may
+            // have left the thread's interrupt flag set; a blocking send would then close the
+            // channel for everyone (InterruptibleChannel), so the flag is held back during the send.
+            boolean interrupted = Thread.interrupted();
             transmit(channel, data);
+            if (interrupted) {
+                Thread.currentThread().interrupt(); // the receive loop clears and reports it
+            }
             return;
         }
         if (!queue.offer(data)) {
@@ -257,7 +266,11 @@ public final class UdpConnector implements Connector {
                     buf.clear();
                     peer = (InetSocketAddress) ch.receive(buf);
                 } catch (ClosedChannelException e) {
-                    return; // stop() closed it, or we were interrupted
+                    if (state == State.RUNNING) {
+                        LOG.error("channel {} closed while the connector runs ({}); no longer receiving",
+                                boundAddress, e.toString());
+                    }
+                    return; // stop() closed it
                 } catch (IOException e) {
                     LOG.warn("receive on {} failed", boundAddress, e);
                     continue;
@@ -281,6 +294,16 @@ public final class UdpConnector implements Connector {
                                 peer, held, e);
                     }
                 }
+                if (Thread.interrupted() && state == State.RUNNING) {
+                    // The receiver (a handler running inline) left the interrupt flag set: the next
+                    // blocking receive would close the channel. stop() closes it before it
+                    // interrupts, so clearing the flag here never hides a stop.
+                    long held = interruptLog.tryAcquire();
+                    if (held >= 0) {
+                        LOG.warn("the receiver left the interrupt flag of {} set; cleared ({} more since the"
+                                + " last report)", Thread.currentThread().getName(), held);
+                    }
+                }
             }
         }
     }
@@ -302,7 +325,7 @@ public final class UdpConnector implements Connector {
             threads.remove(Thread.currentThread()); // about to end: keep the list at the live threads
             threads.add(next);
             counters.incrementReceiverRestarts();
-            long held = failureLog.tryAcquire();
+            long held = deathLog.tryAcquire();
             if (held >= 0) {
                 LOG.error("receive thread {} on {} died; replaced by {} ({} more since the last report)",
                         Thread.currentThread().getName(), boundAddress, next.getName(), held, cause);

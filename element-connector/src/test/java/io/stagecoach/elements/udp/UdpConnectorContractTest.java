@@ -362,6 +362,32 @@ class UdpConnectorContractTest {
         assertEquals(1, liveReceiveThreads(), "live stagecoach-udp-recv threads");
     }
 
+    /**
+     * JDK connector: a receiver (an inline handler) that sets its thread's interrupt flag and then
+     * answers. Sent: "one", "two"; seen: both echoed — the flag closed neither the send nor the
+     * next receive, and the channel is still open.
+     */
+    @Test
+    void receiverLeavingTheInterruptFlagSetDoesNotCloseTheChannel() throws Exception {
+        Connector server = open(Kind.JDK, loopback());
+        server.setRawDataReceiver(d -> {
+            Thread.currentThread().interrupt(); // e.g. catch (InterruptedException e) { interrupt(); }
+            server.send(RawData.outbound(d.bytes(), d.context(), null));
+        });
+        try (java.net.DatagramSocket peer = new java.net.DatagramSocket(LOOPBACK_ANY_PORT)) {
+            peer.setSoTimeout((int) TimeUnit.SECONDS.toMillis(TIMEOUT_S)); // a closed server fails, not hangs
+            for (String text : new String[] {"one", "two"}) {
+                byte[] out = text(text);
+                peer.send(new java.net.DatagramPacket(out, out.length, server.getAddress()));
+                java.net.DatagramPacket back = new java.net.DatagramPacket(new byte[64], 64);
+                peer.receive(back);
+                assertEquals(text, new String(back.getData(), 0, back.getLength(), StandardCharsets.UTF_8));
+            }
+        }
+        assertEquals(2, server.counters().sent());
+        assertEquals(0, server.counters().sendErrors());
+    }
+
     private static long liveReceiveThreads() {
         return Thread.getAllStackTraces().keySet().stream()
                 .filter(t -> t.isAlive() && t.getName().startsWith("stagecoach-udp-recv-")).count();

@@ -78,11 +78,12 @@ final class DedupSegment {
             }
             // Expired but not yet swept: the slot becomes the new message's entry, counts unchanged.
             meta[i] = newMeta;
+            quota.adjust(-Quota.replyBytes(replies[i]));
             replies[i] = IN_FLIGHT;
             return DedupResult.NEW;
         }
         long peer = key >>> 16;
-        if (ipv4Peers.get(peer) >= quota.maxPerPeer || !quota.tryReserve()) {
+        if (ipv4Peers.get(peer) >= quota.maxPerPeer || !quota.tryReserve(Quota.IPV4_ENTRY_BYTES)) {
             return DedupResult.OVERLOADED;
         }
         i = -i - 1;
@@ -105,6 +106,7 @@ final class DedupSegment {
         if ((meta[i] & RELEASE_ON_COMPLETE) != 0 && reply != EMPTY_ACK) {
             removeAt(i);
         } else {
+            quota.adjust(Quota.replyBytes(reply) - Quota.replyBytes(replies[i]));
             replies[i] = reply;
         }
         return true;
@@ -145,7 +147,7 @@ final class DedupSegment {
     /** Removes slot {@code hole}, shifting back later entries of its probe run (no tombstones). */
     private void removeAt(int hole) {
         ipv4Peers.decrement(keys[hole] >>> 16);
-        quota.release();
+        quota.release(Quota.IPV4_ENTRY_BYTES + Quota.replyBytes(replies[hole]));
         size--;
         int mask = replies.length - 1;
         int j = hole;
@@ -196,11 +198,12 @@ final class DedupSegment {
                 return existing(entry.reply);
             }
             entry.meta = newMeta;
+            quota.adjust(-Quota.replyBytes(entry.reply));
             entry.reply = IN_FLIGHT;
             return DedupResult.NEW;
         }
         int count = otherPeers.getOrDefault(key.peer(), 0);
-        if (count >= quota.maxPerPeer || !quota.tryReserve()) {
+        if (count >= quota.maxPerPeer || !quota.tryReserve(Quota.OTHER_ENTRY_BYTES)) {
             return DedupResult.OVERLOADED;
         }
         others.put(key, new OtherEntry(newMeta));
@@ -215,8 +218,9 @@ final class DedupSegment {
         }
         if ((entry.meta & RELEASE_ON_COMPLETE) != 0 && reply != EMPTY_ACK) {
             others.remove(key);
-            releaseOther(key.peer());
+            releaseOther(key.peer(), entry);
         } else {
+            quota.adjust(Quota.replyBytes(reply) - Quota.replyBytes(entry.reply));
             entry.reply = reply;
         }
         return true;
@@ -228,22 +232,23 @@ final class DedupSegment {
             return false;
         }
         others.remove(key);
-        releaseOther(key.peer());
+        releaseOther(key.peer(), entry);
         return true;
     }
 
     synchronized boolean remove(OtherKey key) {
-        if (others.remove(key) == null) {
+        OtherEntry entry = others.remove(key);
+        if (entry == null) {
             return false;
         }
-        releaseOther(key.peer());
+        releaseOther(key.peer(), entry);
         return true;
     }
 
-    private void releaseOther(InetSocketAddress peer) {
+    private void releaseOther(InetSocketAddress peer, OtherEntry entry) {
         // computeIfPresent drops the mapping when the function returns null: no zero counts kept.
         otherPeers.computeIfPresent(peer, (p, c) -> c == 1 ? null : c - 1);
-        quota.release();
+        quota.release(Quota.OTHER_ENTRY_BYTES + Quota.replyBytes(entry.reply));
     }
 
     // ---- both -------------------------------------------------------------------------------
@@ -279,7 +284,7 @@ final class DedupSegment {
             Map.Entry<OtherKey, OtherEntry> e = it.next();
             if (expired(e.getValue().meta, nowSec)) {
                 it.remove();
-                releaseOther(e.getKey().peer());
+                releaseOther(e.getKey().peer(), e.getValue());
                 removed++;
             }
         }

@@ -31,9 +31,10 @@ import java.util.concurrent.atomic.LongAdder;
  * {@link #start} runs periodically: no timer per message (Lanter 2013, §5.4). An expired entry
  * that has not been swept yet never counts as a duplicate.
  *
- * <p><b>Bounds.</b> At most {@code maxEntries} entries in total and {@code maxEntriesPerPeer} per
- * peer; beyond, {@link #lookupOrInsert} answers {@link DedupResult.Status#OVERLOADED OVERLOADED}
- * and stores nothing.
+ * <p><b>Bounds.</b> At most {@code maxEntries} entries in total, {@code maxEntriesPerPeer} per
+ * peer, and about {@code maxBytes} of heap (entries and stored replies, estimated as in
+ * {@link Quota}); beyond, {@link #lookupOrInsert} answers
+ * {@link DedupResult.Status#OVERLOADED OVERLOADED} and stores nothing.
  *
  * <p><b>Density.</b> IPv4 entries cost 16 bytes per table slot (no object per entry) plus the
  * reply array; see {@link DedupSegment}. Thread-safe; lock-striped by peer, so one peer's
@@ -67,7 +68,7 @@ public final class DeduplicationStore {
         this.exchangeLifetimeNanos = b.exchangeLifetime.toNanos();
         this.nonLifetimeNanos = b.nonLifetime.toNanos();
         this.originNanos = b.clock.nanoTime();
-        this.quota = new Quota(b.maxEntries, b.maxEntriesPerPeer);
+        this.quota = new Quota(b.maxEntries, b.maxEntriesPerPeer, b.maxBytes);
         this.segments = new DedupSegment[b.segments];
         for (int i = 0; i < segments.length; i++) {
             segments[i] = new DedupSegment(quota);
@@ -217,6 +218,11 @@ public final class DeduplicationStore {
         return quota.entries();
     }
 
+    /** Estimated heap the entries and their stored replies hold now (see {@link Quota}). */
+    public long estimatedBytes() {
+        return quota.bytes();
+    }
+
     /** Peers with at least one remembered entry. */
     public int peers() {
         int n = 0;
@@ -306,6 +312,7 @@ public final class DeduplicationStore {
         private Duration nonLifetime = NON_LIFETIME;
         private int maxEntries = 1_000_000;
         private int maxEntriesPerPeer = 65_536;
+        private long maxBytes = Long.MAX_VALUE;
         private int segments = 64;
         private Clock clock = Clock.system();
 
@@ -342,6 +349,15 @@ public final class DeduplicationStore {
             return this;
         }
 
+        /**
+         * Cap on the estimated heap the entries and their stored replies hold; default unbounded
+         * (only the entry caps apply). See {@link Quota} for the estimate.
+         */
+        public Builder maxBytes(long maxBytes) {
+            this.maxBytes = maxBytes;
+            return this;
+        }
+
         /** Number of lock stripes, a power of two; default 64. */
         public Builder segments(int segments) {
             this.segments = segments;
@@ -360,6 +376,9 @@ public final class DeduplicationStore {
         public DeduplicationStore build() {
             requirePositive(exchangeLifetime, "exchangeLifetime");
             requirePositive(nonLifetime, "nonLifetime");
+            if (maxBytes < 1) {
+                throw new IllegalArgumentException("maxBytes must be positive: " + maxBytes);
+            }
             if (maxEntries < 1) {
                 throw new IllegalArgumentException("maxEntries must be positive: " + maxEntries);
             }

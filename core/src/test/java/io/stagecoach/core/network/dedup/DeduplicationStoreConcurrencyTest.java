@@ -92,5 +92,6 @@ class DeduplicationStoreConcurrencyTest {
         assertEquals(THREADS * peersPerThread * 1_000, s.sweep(T0 + 145 * 1_000_000_000L));
         assertEquals(0, s.size());
         assertEquals(0, s.peers());
+        assertEquals(0, s.estimatedBytes(), "every entry and reply given back");
     }
 }

@@ -181,6 +181,39 @@ class DeduplicationStoreTest {
         assertEquals(Status.NEW, s.lookupOrInsert(PEER, 100, true, false, T0 + 247 * SECOND).status());
     }
 
+    /**
+     * Byte budget (issue 10 review): with 2,000 bytes, IPv4 entries (33 B) with 200-byte replies
+     * (216 B arrays) are refused after 8; IPv6 entries (88 B) without replies after 22; the
+     * estimate returns to 0 when everything is swept.
+     */
+    @Test
+    void byteBudgetCountsRepliesAndIpv6Entries() {
+        DeduplicationStore s = DeduplicationStore.builder().mode(DeduplicationMode.STRICT).maxBytes(2_000)
+                .clock(() -> T0).build();
+        byte[] big = new byte[200];
+        int admitted = 0;
+        for (int mid = 0; mid < 100; mid++) {
+            if (s.lookupOrInsert(PEER, mid, true, false, T0).status() != Status.NEW) {
+                break;
+            }
+            assertTrue(s.complete(PEER, mid, big));
+            admitted++;
+        }
+        assertEquals(8, admitted, "8 × (33 + 216) = 1,992 bytes; a 9th entry would pass 2,000");
+        assertEquals(8 * (33 + 216), s.estimatedBytes());
+        s.sweep(T0 + 248 * SECOND);
+        assertEquals(0, s.estimatedBytes());
+        assertEquals(0, s.size());
+
+        int v6 = 0;
+        while (s.lookupOrInsert(PEER_V6, v6, true, false, T0 + 248 * SECOND).status() == Status.NEW) {
+            v6++;
+        }
+        assertEquals(22, v6, "22 × 88 = 1,936 bytes");
+        s.sweep(T0 + 2 * 248 * SECOND);
+        assertEquals(0, s.estimatedBytes());
+    }
+
     @Test
     void perPeerCapLeavesOtherPeersServed() {
         DeduplicationStore s = DeduplicationStore.builder().mode(DeduplicationMode.STRICT).maxEntriesPerPeer(2)
