@@ -63,6 +63,8 @@ final class Inbound {
     /** One stack trace per period for a throwing layer; every failure is counted in STACK_ERRORS. */
     private final LogThrottle failureLog;
     static final Duration FAILURE_LOG_PERIOD = Duration.ofSeconds(10);
+    /** Datagrams up to this size are parsed in place (options read from the datagram). */
+    static final int SHARE_DATAGRAMS_UP_TO = 256;
 
     Inbound(LayerStack stack, ExchangeStore store, DeduplicationStore dedup, Outbox outbox,
             EndpointCounters counters, List<MessageInterceptor> interceptors, int overloadMaxAgeSeconds,
@@ -82,9 +84,14 @@ final class Inbound {
     void receive(RawData raw) {
         Message message;
         try {
+            byte[] datagram = raw.sharedBytes();
             // sharedBytes: no copy of the datagram (~40 B per request); it is never modified, so
-            // the message may read its option values from it (parseShared, ~64 B more)
-            message = parser.parseShared(raw.sharedBytes(), raw.context(), raw.receiveNanos());
+            // the message may read its option values from it (parseShared, ~64 B more). A message
+            // kept long (an observe relation's request) then keeps the whole datagram, payload
+            // included: for large datagrams the options are copied instead.
+            message = datagram.length <= SHARE_DATAGRAMS_UP_TO
+                    ? parser.parseShared(datagram, raw.context(), raw.receiveNanos())
+                    : parser.parse(datagram, raw.context(), raw.receiveNanos());
         } catch (MessageFormatException e) {
             refuse(raw.context(), e);
             return;

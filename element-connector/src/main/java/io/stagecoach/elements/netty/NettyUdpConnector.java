@@ -24,6 +24,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.ConnectorCounters;
 import io.stagecoach.elements.EndpointContext;
+import io.stagecoach.elements.LogThrottle;
 import io.stagecoach.elements.RawData;
 import io.stagecoach.elements.RawDataReceiver;
 import io.stagecoach.elements.SendFailedException;
@@ -81,6 +82,9 @@ public final class NettyUdpConnector implements Connector {
     private TrackingThreadFactory threadFactory;
 
     private final boolean allowEpoll;
+    /** One stack trace per 10 s per kind of receiver failure; all are counted. */
+    private final LogThrottle failureLog;
+    private final LogThrottle errorLog;
 
     /** Uses native epoll when available, else NIO. */
     public NettyUdpConnector(UdpConnectorConfig config) {
@@ -95,6 +99,8 @@ public final class NettyUdpConnector implements Connector {
         this.config = Objects.requireNonNull(config, "config");
         this.boundAddress = config.bindAddress();
         this.allowEpoll = allowEpoll;
+        this.failureLog = new LogThrottle(config.clock(), java.time.Duration.ofSeconds(10));
+        this.errorLog = new LogThrottle(config.clock(), java.time.Duration.ofSeconds(10));
     }
 
     /** Whether this JVM can use the native epoll transport (else NIO is used). */
@@ -299,15 +305,22 @@ public final class NettyUdpConnector implements Connector {
                 try {
                     receiver.receiveData(RawData.inbound(bytes, EndpointContext.of(packet.sender()), nanos));
                 } catch (RuntimeException e) {
-                    LOG.warn("RawDataReceiver threw on datagram from {}", packet.sender(), e);
+                    long held = failureLog.tryAcquire();
+                    if (held >= 0) {
+                        LOG.warn("RawDataReceiver threw on datagram from {} ({} more since the last report)",
+                                packet.sender(), held, e);
+                    }
                 } catch (Error e) {
                     // UdpConnector replaces a receive thread that dies of an Error. An event loop
                     // also sends and may serve other channels, so it must not die: the Error ends
                     // this datagram only (Netty would route it to exceptionCaught anyway, uncounted).
                     // Counted as a restart so that both connectors report the same supervision count.
                     counters.incrementReceiverRestarts();
-                    LOG.error("RawDataReceiver threw an Error on datagram from {}; the event loop carries on",
-                            packet.sender(), e);
+                    long held = errorLog.tryAcquire();
+                    if (held >= 0) {
+                        LOG.error("RawDataReceiver threw an Error on datagram from {}; the event loop carries on"
+                                + " ({} more since the last report)", packet.sender(), held, e);
+                    }
                 }
             } finally {
                 packet.release();
