@@ -1,6 +1,5 @@
 package io.stagecoach.bench.scenario;
 
-import io.stagecoach.bench.load.StepResult;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,14 +19,14 @@ final class FaultsJson {
         m.put("target", r.target());
         m.put("rate", r.rate());
         m.put("kinds", new ArrayList<>(new TreeSet<>(r.kinds())).stream().map(Enum::name).toList());
-        m.put("warmup", phase(r.warmup()));
+        m.put("warmup", ScenarioReport.stepJson(r.warmup()));
         List<Object> rounds = new ArrayList<>();
         for (FaultsRound x : r.rounds()) {
             Map<String, Object> e = new LinkedHashMap<>();
             e.put("round", x.number());
             e.put("order", x.faultyFirst() ? List.of("faults", "no_faults") : List.of("no_faults", "faults"));
-            e.put("no_faults", phase(x.clean()));
-            e.put("faults", phase(x.faulty()));
+            e.put("no_faults", ScenarioReport.stepJson(x.clean()));
+            e.put("faults", ScenarioReport.stepJson(x.faulty()));
             e.put("ratio", x.ratio());
             rounds.add(e);
         }
@@ -54,34 +53,8 @@ final class FaultsJson {
         d.put("limit_ms", r.drain().limitMillis());
         m.put("drain", d);
         m.put("threads_left", r.threadsLeft());
-        List<Object> vs = new ArrayList<>();
-        for (Verdict x : r.verdicts()) {
-            Map<String, Object> e = new LinkedHashMap<>();
-            e.put("name", x.name());
-            e.put("passed", x.passed());
-            e.put("detail", x.detail());
-            vs.add(e);
-        }
-        m.put("verdicts", vs);
+        m.put("verdicts", ScenarioReport.verdictsJson(r.verdicts()));
         m.put("passed", r.passed());
         return m;
-    }
-
-    private static Map<String, Object> phase(StepResult s) {
-        Map<String, Object> g = new LinkedHashMap<>();
-        g.put("clients", s.concurrency());
-        g.put("duration_s", s.durationS());
-        g.put("throughput_rps", s.throughputRps());
-        g.put("completed", s.completed());
-        g.put("timeouts", s.timeouts());
-        g.put("retransmissions", s.retransmissions());
-        g.put("non_2xx", s.errors());
-        g.put("service_unavailable_503", s.unavailable());
-        Map<String, Object> lat = new LinkedHashMap<>();
-        lat.put("p50", s.completed() == 0 ? null : s.percentileUs(50));
-        lat.put("p99", s.completed() == 0 ? null : s.percentileUs(99));
-        lat.put("max", s.completed() == 0 ? null : s.maxUs());
-        g.put("latency_us", lat);
-        return g;
     }
 }

@@ -145,20 +145,14 @@ public record FaultsResult(String target, double rate, Set<FaultKind> kinds, Ste
         sb.append(String.format(Locale.ROOT, "%nserver: receiver restarts %d, handler errors %d, layer errors %d, "
                 + "executor rejections %d%n", server.receiverRestarts(), server.handlerErrors(), server.stackErrors(),
                 server.rejected()));
-        for (Verdict x : verdicts) {
-            sb.append(x).append('\n');
-        }
-        return sb.append(passed() ? "RESULT PASS\n" : "RESULT FAIL\n").toString();
+        ScenarioReport.appendVerdicts(sb, verdicts);
+        return sb.toString();
     }
 
     private static void row(StringBuilder sb, String name, StepResult s) {
         sb.append(String.format(Locale.ROOT, "%-18s %7d %10.1f %10d %9d %8d %9d %7d %10s %10s%n", name,
                 s.concurrency(), s.throughputRps(), s.completed(), s.timeouts(), s.retransmissions(), s.errors(),
-                s.unavailable(), ms(s.percentileUs(50)), ms(s.percentileUs(99))));
-    }
-
-    private static String ms(long micros) {
-        return micros < 0 ? "-" : String.format(Locale.ROOT, "%.3f ms", micros / 1000.0);
+                s.unavailable(), ScenarioReport.ms(s.percentileUs(50)), ScenarioReport.ms(s.percentileUs(99))));
     }
 
     /** The JSON report's content ({@link FaultsJson}). */

@@ -42,7 +42,8 @@ public record IsolationResult(String target, StepResult baseline, StepResult lig
         boolean p99Ok = p1 > 0 && p2 > 0 && p2 <= (long) P99_FACTOR * p1;
         v.add(new Verdict("/benchmark p99 phase 2 <= " + P99_FACTOR + " x p99 phase 1", p99Ok,
                 p1 <= 0 || p2 <= 0 ? "no answers to measure (phase 1 " + p1 + " us, phase 2 " + p2 + " us)"
-                        : String.format(Locale.ROOT, "%s vs %s, x%.2f", ms(p2), ms(p1), (double) p2 / p1)));
+                        : String.format(Locale.ROOT, "%s vs %s, x%.2f", ScenarioReport.ms(p2), ScenarioReport.ms(p1),
+                                (double) p2 / p1)));
         long answered = heavy.completed() + heavy.errors();
         long other = heavy.errors() - heavy.unavailable();
         boolean heavyOk = heavy.timeouts() == 0 && answered > 0 && other == 0;
@@ -65,20 +66,14 @@ public record IsolationResult(String target, StepResult baseline, StepResult lig
         row(sb, "phase 1 /benchmark", baseline);
         row(sb, "phase 2 /benchmark", light);
         row(sb, "phase 2 /fibonacci", heavy);
-        for (Verdict v : verdicts) {
-            sb.append(v).append('\n');
-        }
-        return sb.append(passed() ? "RESULT PASS\n" : "RESULT FAIL\n").toString();
+        ScenarioReport.appendVerdicts(sb, verdicts);
+        return sb.toString();
     }
 
     private static void row(StringBuilder sb, String name, StepResult s) {
         sb.append(String.format(Locale.ROOT, "%-26s %7d %9.1f %10d %9d %9d %7d %10s %10s %10s%n", name,
                 s.concurrency(), s.throughputRps(), s.completed(), s.timeouts(), s.errors(), s.unavailable(),
-                ms(s.percentileUs(50)), ms(s.percentileUs(99)), ms(s.maxUs())));
-    }
-
-    private static String ms(long micros) {
-        return micros < 0 ? "-" : String.format(Locale.ROOT, "%.3f ms", micros / 1000.0);
+                ScenarioReport.ms(s.percentileUs(50)), ScenarioReport.ms(s.percentileUs(99)), ScenarioReport.ms(s.maxUs())));
     }
 
     /** The JSON report's content: target, groups (latencies in µs, null when nothing completed), verdicts. */
@@ -88,37 +83,12 @@ public record IsolationResult(String target, StepResult baseline, StepResult lig
         m.put("machine", machine);
         m.put("target", target);
         Map<String, Object> groups = new LinkedHashMap<>();
-        groups.put("phase1_benchmark", group(baseline));
-        groups.put("phase2_benchmark", group(light));
-        groups.put("phase2_fibonacci", group(heavy));
+        groups.put("phase1_benchmark", ScenarioReport.stepJson(baseline));
+        groups.put("phase2_benchmark", ScenarioReport.stepJson(light));
+        groups.put("phase2_fibonacci", ScenarioReport.stepJson(heavy));
         m.put("groups", groups);
-        List<Object> vs = new ArrayList<>();
-        for (Verdict v : verdicts) {
-            Map<String, Object> e = new LinkedHashMap<>();
-            e.put("name", v.name());
-            e.put("passed", v.passed());
-            e.put("detail", v.detail());
-            vs.add(e);
-        }
-        m.put("verdicts", vs);
+        m.put("verdicts", ScenarioReport.verdictsJson(verdicts));
         m.put("passed", passed());
         return m;
-    }
-
-    private static Map<String, Object> group(StepResult s) {
-        Map<String, Object> g = new LinkedHashMap<>();
-        g.put("clients", s.concurrency());
-        g.put("duration_s", s.durationS());
-        g.put("throughput_rps", s.throughputRps());
-        g.put("completed", s.completed());
-        g.put("timeouts", s.timeouts());
-        g.put("non_2xx", s.errors());
-        g.put("service_unavailable_503", s.unavailable());
-        Map<String, Object> lat = new LinkedHashMap<>();
-        lat.put("p50", s.completed() == 0 ? null : s.percentileUs(50));
-        lat.put("p99", s.completed() == 0 ? null : s.percentileUs(99));
-        lat.put("max", s.completed() == 0 ? null : s.maxUs());
-        g.put("latency_us", lat);
-        return g;
     }
 }

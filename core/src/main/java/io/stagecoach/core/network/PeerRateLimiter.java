@@ -1,5 +1,6 @@
 package io.stagecoach.core.network;
 
+import io.stagecoach.elements.LogThrottle;
 import io.stagecoach.elements.time.Clock;
 import java.net.InetAddress;
 import java.time.Duration;
@@ -15,20 +16,15 @@ import java.util.Map;
 final class PeerRateLimiter {
 
     private final Clock clock;
-    private final long periodNanos;
-    private final Map<InetAddress, Slot> entries;
-
-    private static final class Slot {
-        long lastNanos;
-        long suppressed;
-    }
+    private final Duration period;
+    private final Map<InetAddress, LogThrottle> entries;
 
     PeerRateLimiter(Clock clock, Duration period, int capacity) {
         this.clock = clock;
-        this.periodNanos = period.toNanos();
+        this.period = period;
         this.entries = new LinkedHashMap<>(16, 0.75f, true) {
             @Override
-            protected boolean removeEldestEntry(Map.Entry<InetAddress, Slot> eldest) {
+            protected boolean removeEldestEntry(Map.Entry<InetAddress, LogThrottle> eldest) {
                 return size() > capacity;
             }
         };
@@ -39,22 +35,7 @@ final class PeerRateLimiter {
      * one let through, else how many were held back since then (0 for the first).
      */
     synchronized long tryAcquire(InetAddress source) {
-        long now = clock.nanoTime();
-        Slot e = entries.get(source);
-        if (e == null) {
-            e = new Slot();
-            e.lastNanos = now;
-            entries.put(source, e);
-            return 0;
-        }
-        if (now - e.lastNanos < periodNanos) {
-            e.suppressed++;
-            return -1;
-        }
-        long held = e.suppressed;
-        e.lastNanos = now;
-        e.suppressed = 0;
-        return held;
+        return entries.computeIfAbsent(source, s -> new LogThrottle(clock, period)).tryAcquire();
     }
 
     synchronized int size() {
