@@ -370,9 +370,12 @@ class UdpConnectorContractTest {
     @Test
     void receiverLeavingTheInterruptFlagSetDoesNotCloseTheChannel() throws Exception {
         Connector server = open(Kind.JDK, loopback());
+        // The counter is bumped after the datagram is written, so the peer can read the echo
+        // before the count moves: wait for both onSent callbacks (they follow the increment).
+        Recorder echoes = new Recorder(2);
         server.setRawDataReceiver(d -> {
             Thread.currentThread().interrupt(); // e.g. catch (InterruptedException e) { interrupt(); }
-            server.send(RawData.outbound(d.bytes(), d.context(), null));
+            server.send(RawData.outbound(d.bytes(), d.context(), echoes));
         });
         try (java.net.DatagramSocket peer = new java.net.DatagramSocket(LOOPBACK_ANY_PORT)) {
             peer.setSoTimeout((int) TimeUnit.SECONDS.toMillis(TIMEOUT_S)); // a closed server fails, not hangs
@@ -384,6 +387,7 @@ class UdpConnectorContractTest {
                 assertEquals(text, new String(back.getData(), 0, back.getLength(), StandardCharsets.UTF_8));
             }
         }
+        assertTrue(echoes.sent.await(TIMEOUT_S, TimeUnit.SECONDS), "failures " + echoes.failures);
         assertEquals(2, server.counters().sent());
         assertEquals(0, server.counters().sendErrors());
     }
