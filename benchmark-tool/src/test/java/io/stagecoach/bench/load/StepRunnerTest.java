@@ -74,8 +74,10 @@ class StepRunnerTest {
 
             assertEquals(0, r.completed());
             assertEquals(0, r.errors());
-            // 5 clients × 1 s / (200 ms + up to one 10 ms scan) ≈ 25 timeouts; allow scheduling slack.
-            assertTrue(r.timeouts() >= 15 && r.timeouts() <= 30, "timeouts in 1 s: " + r.timeouts());
+            // 5 clients × 1 s / (200 ms + up to one 10 ms scan) ≈ 25 timeouts. No request can time
+            // out before 200 ms, so 30 is a hard ceiling; the floor only says each client timed out
+            // at least once (a loaded CI machine may deschedule the loop for a while).
+            assertTrue(r.timeouts() >= 5 && r.timeouts() <= 30, "timeouts in 1 s: " + r.timeouts());
         }
     }
 
@@ -91,7 +93,8 @@ class StepRunnerTest {
             assertTrue(r.completed() > 0, "completed " + r.completed() + " (server dropped " + lossy.dropped() + ")");
             assertEquals(0, r.timeouts(), "retransmission recovers each loss well before the 5 s timeout");
             assertEquals(0, r.errors());
-            assertTrue(r.retransmissions() >= r.completed() - 5 && r.retransmissions() <= r.completed() + 5,
+            // Typically one each; a late answer may cost a further copy, never more than MAX_RETRANSMIT 4.
+            assertTrue(r.retransmissions() >= r.completed() - 5 && r.retransmissions() <= 4 * (r.completed() + 5),
                     r.retransmissions() + " retransmissions for " + r.completed() + " answers");
             assertTrue(lossy.maxCopies() >= 2, "the server saw the same MID twice");
         }
@@ -146,7 +149,10 @@ class StepRunnerTest {
     /**
      * A server that answers every CON request with an empty ACK (same MID) and never with a
      * response: a retransmitting client stops retransmitting once ACKed (RFC 7252 §4.2) and waits
-     * for its timeout. Sent: CON GETs, retransmit after 10 ms; seen: 0 retransmissions, timeouts.
+     * for its timeout. Sent: CON GETs, retransmit after 100 ms, timeout 500 ms; seen: timeouts and
+     * fewer retransmissions than requests. Without the stop each request would be sent again at
+     * 100 and 300 ms (2 retransmissions per timeout); with it only a copy that raced the ACK (an
+     * ACK held up over 100 ms on a loaded machine) is retransmitted.
      */
     @Test
     void emptyAckStopsRetransmission() throws Exception {
@@ -167,13 +173,15 @@ class StepRunnerTest {
                     // the test closed the channel: done
                 }
             }).start();
-            LoadSpec s = spec(addr.getPort(), Duration.ofMillis(200), Duration.ofMillis(800))
-                    .withRetransmit(Duration.ofMillis(10));
+            LoadSpec s = spec(addr.getPort(), Duration.ofMillis(500), Duration.ofMillis(1200))
+                    .withRetransmit(Duration.ofMillis(100));
             StepResult r = new StepRunner(s, addr).run(3, StepListener.NONE);
 
             assertEquals(0, r.completed());
-            assertEquals(0, r.retransmissions(), "ACKed requests are not retransmitted");
             assertTrue(r.timeouts() > 0, "timeouts " + r.timeouts());
+            assertTrue(r.retransmissions() < r.timeouts(),
+                    "ACKed requests are not retransmitted: " + r.retransmissions() + " retransmissions for "
+                    + r.timeouts() + " timeouts");
         }
         assertTrue(threads.joinAll(Duration.ofSeconds(5)), "server thread ended");
     }
