@@ -130,8 +130,11 @@ public final class StepRunner {
         Histogram scratch = new Histogram(1, highestMicros, 3);
         Histogram step = new Histogram(1, highestMicros, 3);
         runPhase(StepListener.Phase.WARMUP, spec.warmup().toNanos(), concurrency, loops, listener, null, scratch);
-        drainInto(loops, scratch);
+        // Counters are snapshotted before the histogram is drained here and after its last drain at
+        // the end, so the counter window always contains the histogram window: retransmissions of
+        // an answer counted in the histogram are never cut off.
         LoopCounters.Snapshot start = totals(loops);
+        drainInto(loops, scratch);
         long startNanos = System.nanoTime();
         runPhase(StepListener.Phase.MEASURE, spec.duration().toNanos(), concurrency, loops, listener, step, scratch);
         LoopCounters.Snapshot end = totals(loops);

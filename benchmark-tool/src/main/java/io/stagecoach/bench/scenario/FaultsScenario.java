@@ -68,7 +68,6 @@ public final class FaultsScenario {
         StepResult warmup;
         List<FaultsRound> rounds = new ArrayList<>(options.rounds());
         FaultsResult.Drain drain;
-        FaultsResult.ServerCounts counts;
         try {
             InetSocketAddress dest = server.address();
             String authority = "coap://" + dest.getAddress().getHostAddress() + ":" + dest.getPort();
@@ -88,13 +87,16 @@ public final class FaultsScenario {
             drain = drain(server.endpoint());
             say("exchange store: %d open when the load stopped, %d after %d ms", drain.atStop(), drain.remaining(),
                     drain.millis());
-            counts = new FaultsResult.ServerCounts(server.connectorCounters().receiverRestarts(),
-                    server.serverCounters().handlerErrors(),
-                    server.endpoint().counters().get(EndpointCounters.Counter.STACK_ERRORS),
-                    server.serverCounters().rejectedOverload());
         } finally {
             server.close();
         }
+        // Read after close: destroy joins the receive, protocol and resource threads, so a fault
+        // injected just before the rate went to 0 has moved its server counter too (a dying
+        // receiver is restarted, a throwing handler counted, on those threads).
+        FaultsResult.ServerCounts counts = new FaultsResult.ServerCounts(
+                server.connectorCounters().receiverRestarts(), server.serverCounters().handlerErrors(),
+                server.endpoint().counters().get(EndpointCounters.Counter.STACK_ERRORS),
+                server.serverCounters().rejectedOverload());
         Map<FaultKind, Long> injected = new EnumMap<>(FaultKind.class);
         for (FaultKind k : FaultKind.values()) {
             injected.put(k, faults.injected(k));

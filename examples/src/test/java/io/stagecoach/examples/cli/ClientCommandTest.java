@@ -155,10 +155,11 @@ class ClientCommandTest {
     @Test
     void observePrintsTheRegistrationAnswerAndEachNotificationThenDeregisters() {
         // -s runs for its SECONDS of real time by definition; /obs changes every 200 ms here.
-        CommandRun r = CommandRun.client("-s", "0.9", "-v", base + "/obs");
+        // About 10 changes in 2 s; 2 notifications leave room for a loaded machine's stalls.
+        CommandRun r = CommandRun.client("-s", "2", "-v", base + "/obs");
         assertEquals(0, r.status(), r.toString());
         long answers = r.out().lines().filter(l -> l.equals("2.05 Content")).count();
-        assertTrue(answers >= 3, "registration answer and at least 2 notifications in 0.9 s: " + r);
+        assertTrue(answers >= 3, "registration answer and at least 2 notifications in 2 s: " + r);
         assertTrue(r.err().contains("Observe=1"), "deregistration GET with Observe=1 on the wire: " + r);
         assertEquals(0, server.observers("obs"), "the server forgot the observer");
     }
