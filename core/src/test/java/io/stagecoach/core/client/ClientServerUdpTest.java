@@ -16,6 +16,7 @@ import io.stagecoach.core.server.CoapExchange;
 import io.stagecoach.core.server.CoapResource;
 import io.stagecoach.core.server.CoapServer;
 import io.stagecoach.core.server.WebLink;
+import io.stagecoach.core.testutil.TestConfigs;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
 import io.stagecoach.elements.udp.UdpConnector;
 import java.net.InetAddress;
@@ -48,7 +49,10 @@ class ClientServerUdpTest {
 
     @BeforeEach
     void start() throws Exception {
-        server = CoapServer.builder().udp(new InetSocketAddress(loopback, 0)).build();
+        // A protocol pool asked for explicitly: on one core the default runs the protocol inline,
+        // and handlersRunOnTheInheritedExecutorOrInline names the protocol thread.
+        server = CoapServer.builder().udp(new InetSocketAddress(loopback, 0)).config(TestConfigs.protocolThreads(2))
+                .build();
         resources.installOn(server);
         server.add(CoapResource.named("sensors").setExecutor(sensorsExecutor)
                 .add(CoapResource.named("temp").onGet(ex -> ex.respond(Thread.currentThread().getName()))));

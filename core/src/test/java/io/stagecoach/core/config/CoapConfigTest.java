@@ -55,7 +55,8 @@ class CoapConfigTest {
         assertEquals(Duration.ofHours(24), config.get(CoapConfig.OBSERVE_CON_INTERVAL));
         assertEquals(DeduplicationMode.IDEMPOTENT_RELAXED, config.get(CoapConfig.DEDUPLICATION_MODE));
         assertEquals(CongestionControlMode.DEFAULT, config.get(CoapConfig.CONGESTION_CONTROL));
-        assertEquals(Runtime.getRuntime().availableProcessors(), config.get(CoapConfig.PROTOCOL_THREADS));
+        assertEquals(CoapConfig.defaultProtocolThreads(Runtime.getRuntime().availableProcessors()),
+                config.get(CoapConfig.PROTOCOL_THREADS));
     }
 
     @Test

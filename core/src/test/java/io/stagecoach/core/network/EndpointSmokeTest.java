@@ -12,6 +12,7 @@ import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.coap.Type;
 import io.stagecoach.core.network.stack.LayerStack;
+import io.stagecoach.core.testutil.TestConfigs;
 import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.sim.SimulatedNetwork;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
@@ -109,7 +110,9 @@ class EndpointSmokeTest {
     @Test
     void destroyJoinsTheThreadsTheEndpointOwns() throws Exception {
         InetSocketAddress ownedAddress = new InetSocketAddress("10.0.0.3", 5683);
-        CoapEndpoint owned = CoapEndpoint.builder().connector(net.connector(ownedAddress)).build();
+        // A pool of 2 asked for explicitly: on one core the default runs the protocol inline.
+        CoapEndpoint owned = CoapEndpoint.builder().connector(net.connector(ownedAddress))
+                .config(TestConfigs.protocolThreads(2)).build();
         java.util.concurrent.Semaphore answered = new java.util.concurrent.Semaphore(0);
         AtomicReference<String> handlerThread = new AtomicReference<>();
         owned.setMessageDeliverer(new LayerStack.Inbox() {
