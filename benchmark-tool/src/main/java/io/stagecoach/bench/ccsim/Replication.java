@@ -10,7 +10,6 @@ import io.stagecoach.core.network.Exchange;
 import io.stagecoach.core.network.stack.LayerStack;
 import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.config.Configuration;
-import io.stagecoach.elements.config.ModuleDefinitions;
 import io.stagecoach.elements.sim.BottleneckLink;
 import io.stagecoach.elements.sim.Route;
 import io.stagecoach.elements.sim.SimulatedNetwork;
@@ -132,7 +131,7 @@ public final class Replication {
         }
         double wait = span + Math.min(upper * Math.pow(2, s.maxRetransmit()), maxRto.toSeconds());
         long lifetime = (long) Math.ceil(span + 2 * 100 + 2); // + 2 × MAX_LATENCY + PROCESSING_DELAY
-        return Configuration.defaults(ConfigDocsMain.ALL.groups().toArray(new ModuleDefinitions[0])).newBuilder()
+        return Configuration.builder(ConfigDocsMain.ALL)
                 .set(CoapConfig.CONGESTION_CONTROL, s.strategy().mode())
                 .set(CoapConfig.MAX_RETRANSMIT, s.maxRetransmit())
                 .set(CoapConfig.MAX_RTO, maxRto)

@@ -40,8 +40,7 @@ public final class CoapEndpointBuilder {
     public static final String FAULTS = "faults";
 
     Connector connector;
-    Configuration config = Configuration.defaults(ConfigDocsMain.ALL.groups().toArray(
-            new io.stagecoach.elements.config.ModuleDefinitions[0]));
+    Configuration config = Configuration.builder(ConfigDocsMain.ALL).build();
     Scheduler scheduler;
     AutoCloseable ownedScheduler;
     Executor executor;

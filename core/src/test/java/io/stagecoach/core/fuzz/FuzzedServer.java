@@ -7,7 +7,6 @@ import io.stagecoach.core.network.CoapEndpoint;
 import io.stagecoach.core.server.CoapResource;
 import io.stagecoach.core.server.CoapServer;
 import io.stagecoach.elements.config.Configuration;
-import io.stagecoach.elements.config.ModuleDefinitions;
 import io.stagecoach.elements.time.VirtualClock;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -44,7 +43,7 @@ final class FuzzedServer implements AutoCloseable {
     final CoapResource observable = new CoapResource("obs").setObservable(true).onGet(ex -> ex.respond("v"));
 
     FuzzedServer() {
-        Configuration config = Configuration.builder(ConfigDocsMain.ALL.groups().toArray(new ModuleDefinitions[0]))
+        Configuration config = Configuration.builder(ConfigDocsMain.ALL)
                 .set(CoapConfig.DEDUP_MAX_ENTRIES, DEDUP_MAX)
                 .set(CoapConfig.DEDUP_MAX_ENTRIES_PER_PEER, DEDUP_MAX_PER_PEER)
                 .set(CoapConfig.BLOCKWISE_MAX_TRANSFERS, BLOCKWISE_MAX)

@@ -17,7 +17,6 @@ import io.stagecoach.core.network.dedup.DeduplicationMode;
 import io.stagecoach.core.network.stack.LayerStack;
 import io.stagecoach.core.test.lockstep.LockstepPeer;
 import io.stagecoach.elements.config.Configuration;
-import io.stagecoach.elements.config.ModuleDefinitions;
 import io.stagecoach.elements.sim.SimulatedNetwork;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
 import io.stagecoach.elements.time.VirtualClock;
@@ -47,7 +46,7 @@ class DeduplicationModesTest {
     private LockstepPeer client;
 
     private void start(DeduplicationMode mode) throws Exception {
-        Configuration config = Configuration.builder(ConfigDocsMain.ALL.groups().toArray(new ModuleDefinitions[0]))
+        Configuration config = Configuration.builder(ConfigDocsMain.ALL)
                 .set(CoapConfig.DEDUPLICATION_MODE, mode).build();
         server = CoapEndpoint.builder().connector(net.connector(SERVER)).config(config).scheduler(clock)
                 .executor(Runnable::run).random(new SplittableRandom(4)).build();

@@ -16,9 +16,9 @@ import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.coap.Type;
 import io.stagecoach.core.config.CoapConfig;
+import io.stagecoach.core.config.ConfigDocsMain;
 import io.stagecoach.core.network.stack.AbstractLayer;
 import io.stagecoach.core.network.stack.LayerContext;
-import io.stagecoach.core.testutil.TestConfigs;
 import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.RawData;
 import io.stagecoach.elements.config.Configuration;
@@ -86,7 +86,7 @@ class ExchangeSerializationTest {
      */
     @Test
     void noTwoThreadsWorkOnOneExchangeAtOnce() throws Exception {
-        Configuration config = TestConfigs.defaults()
+        Configuration config = Configuration.builder(ConfigDocsMain.ALL)
                 .set(CoapConfig.PROTOCOL_THREADS, 4).set(CoapConfig.PROTOCOL_QUEUE_CAPACITY, 100_000)
                 .set(CoapConfig.NSTART, EXCHANGES).build();
         Probe above = new Probe(0);

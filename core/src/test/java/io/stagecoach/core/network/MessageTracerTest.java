@@ -18,7 +18,6 @@ import io.stagecoach.core.network.dedup.DeduplicationMode;
 import io.stagecoach.core.network.stack.LayerStack;
 import io.stagecoach.core.test.lockstep.LockstepPeer;
 import io.stagecoach.elements.config.Configuration;
-import io.stagecoach.elements.config.ModuleDefinitions;
 import io.stagecoach.elements.sim.SimulatedNetwork;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
 import io.stagecoach.elements.time.VirtualClock;
@@ -51,7 +50,7 @@ class MessageTracerTest {
         levelBefore = trace.getLevel();
         lines.start();
         trace.addAppender(lines);
-        Configuration config = Configuration.builder(ConfigDocsMain.ALL.groups().toArray(new ModuleDefinitions[0]))
+        Configuration config = Configuration.builder(ConfigDocsMain.ALL)
                 .set(CoapConfig.DEDUPLICATION_MODE, DeduplicationMode.STRICT).build();
         server = CoapEndpoint.builder().connector(net.connector(SERVER)).config(config).scheduler(clock)
                 .executor(Runnable::run).random(new SplittableRandom(8)).interceptor(new MessageTracer()).build();

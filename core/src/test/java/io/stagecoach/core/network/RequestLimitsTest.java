@@ -22,7 +22,6 @@ import io.stagecoach.core.testutil.TestVectors;
 import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.RawData;
 import io.stagecoach.elements.config.Configuration;
-import io.stagecoach.elements.config.ModuleDefinitions;
 import io.stagecoach.elements.sim.SimulatedConnector;
 import io.stagecoach.elements.sim.SimulatedNetwork;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
@@ -80,7 +79,7 @@ class RequestLimitsTest {
     }
 
     private void start(Consumer<Configuration.Builder> edit) throws Exception {
-        Configuration.Builder b = Configuration.builder(ConfigDocsMain.ALL.groups().toArray(new ModuleDefinitions[0]));
+        Configuration.Builder b = Configuration.builder(ConfigDocsMain.ALL);
         edit.accept(b);
         server = CoapEndpoint.builder().connector(net.connector(SERVER)).config(b.build()).scheduler(clock)
                 .executor(Runnable::run).random(new SplittableRandom(3)).build();

@@ -13,7 +13,6 @@ import io.stagecoach.core.network.cc.CongestionControlMode;
 import io.stagecoach.core.network.stack.LayerStack;
 import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.config.Configuration;
-import io.stagecoach.elements.config.ModuleDefinitions;
 import io.stagecoach.elements.sim.SimulatedNetwork;
 import io.stagecoach.elements.time.VirtualClock;
 import java.net.InetSocketAddress;
@@ -52,8 +51,7 @@ class ResetCongestionStateTest {
             public void deliverResponse(Exchange exchange, Response response) {
             }
         });
-        Configuration config = Configuration.defaults(ConfigDocsMain.ALL.groups().toArray(new ModuleDefinitions[0]))
-                .newBuilder()
+        Configuration config = Configuration.builder(ConfigDocsMain.ALL)
                 .set(CoapConfig.CONGESTION_CONTROL, CongestionControlMode.DEFAULT_FULL_BACKOFF_1)
                 .set(CoapConfig.ACK_RANDOM_FACTOR, 1.0)
                 .build();

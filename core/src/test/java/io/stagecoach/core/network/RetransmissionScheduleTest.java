@@ -15,7 +15,6 @@ import io.stagecoach.core.network.cc.CongestionControlMode;
 import io.stagecoach.core.test.lockstep.LockstepPeer;
 import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.config.Configuration;
-import io.stagecoach.elements.config.ModuleDefinitions;
 import io.stagecoach.elements.sim.SimulatedNetwork;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
 import io.stagecoach.elements.time.VirtualClock;
@@ -54,7 +53,7 @@ class RetransmissionScheduleTest {
     private LockstepPeer server;
 
     private void start(CongestionControlMode mode, int maxRetransmit) throws Exception {
-        Configuration config = Configuration.builder(ConfigDocsMain.ALL.groups().toArray(new ModuleDefinitions[0]))
+        Configuration config = Configuration.builder(ConfigDocsMain.ALL)
                 .set(CoapConfig.CONGESTION_CONTROL, mode).set(CoapConfig.MAX_RETRANSMIT, maxRetransmit).build();
         client = CoapEndpoint.builder().connector(net.connector(new InetSocketAddress("10.0.0.2", 40000)))
                 .config(config).scheduler(clock).executor(Runnable::run).random(new SplittableRandom(31)).build();

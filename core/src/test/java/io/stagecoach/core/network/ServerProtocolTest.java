@@ -25,7 +25,6 @@ import io.stagecoach.core.network.stack.LayerStack;
 import io.stagecoach.core.testutil.TestVectors;
 import io.stagecoach.elements.RawData;
 import io.stagecoach.elements.config.Configuration;
-import io.stagecoach.elements.config.ModuleDefinitions;
 import io.stagecoach.elements.sim.SimulatedConnector;
 import io.stagecoach.elements.sim.SimulatedNetwork;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
@@ -97,7 +96,7 @@ class ServerProtocolTest {
     }
 
     private static Configuration config(java.util.function.Consumer<Configuration.Builder> edit) {
-        Configuration.Builder b = Configuration.builder(ConfigDocsMain.ALL.groups().toArray(new ModuleDefinitions[0]));
+        Configuration.Builder b = Configuration.builder(ConfigDocsMain.ALL);
         edit.accept(b);
         return b.build();
     }

@@ -2,7 +2,6 @@ package io.stagecoach.core.observe;
 
 import io.stagecoach.core.config.ConfigDocsMain;
 import io.stagecoach.elements.config.Configuration;
-import io.stagecoach.elements.config.ModuleDefinitions;
 
 /** Shared pieces of the observe tests. */
 final class ObserveFixture {
@@ -11,6 +10,6 @@ final class ObserveFixture {
     }
 
     static Configuration.Builder config() {
-        return Configuration.defaults(ConfigDocsMain.ALL.groups().toArray(new ModuleDefinitions[0])).newBuilder();
+        return Configuration.builder(ConfigDocsMain.ALL);
     }
 }

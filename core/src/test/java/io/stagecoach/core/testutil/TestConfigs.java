@@ -3,7 +3,6 @@ package io.stagecoach.core.testutil;
 import io.stagecoach.core.config.CoapConfig;
 import io.stagecoach.core.config.ConfigDocsMain;
 import io.stagecoach.elements.config.Configuration;
-import io.stagecoach.elements.config.ModuleDefinitions;
 
 /**
  * Configurations for tests whose subject depends on a default that follows the machine.
@@ -20,11 +19,6 @@ public final class TestConfigs {
 
     /** Every definition at its default, except PROTOCOL_THREADS = {@code threads}. */
     public static Configuration protocolThreads(int threads) {
-        return defaults().set(CoapConfig.PROTOCOL_THREADS, threads).build();
-    }
-
-    /** A builder over every definition (core, connectors) at its default, as an endpoint builder starts. */
-    public static Configuration.Builder defaults() {
-        return Configuration.builder(ConfigDocsMain.ALL.groups().toArray(new ModuleDefinitions[0]));
+        return Configuration.builder(ConfigDocsMain.ALL).set(CoapConfig.PROTOCOL_THREADS, threads).build();
     }
 }

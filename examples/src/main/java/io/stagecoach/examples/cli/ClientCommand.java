@@ -14,7 +14,6 @@ import io.stagecoach.core.network.CoapException;
 import io.stagecoach.core.network.CoapRejectedException;
 import io.stagecoach.core.network.CoapTimeoutException;
 import io.stagecoach.elements.config.Configuration;
-import io.stagecoach.elements.config.ModuleDefinitions;
 import io.stagecoach.elements.udp.UdpConnector;
 import io.stagecoach.examples.plugtest.Plugtest;
 import java.io.IOException;
@@ -111,7 +110,7 @@ public final class ClientCommand {
 
     /** An endpoint whose block size is {@code -b} (uploads over it go Block1), tracing with {@code -v}. */
     static CoapEndpoint endpoint(ClientOptions o, PrintStream err) {
-        Configuration.Builder config = Configuration.builder(ConfigDocsMain.ALL.groups().toArray(new ModuleDefinitions[0]));
+        Configuration.Builder config = Configuration.builder(ConfigDocsMain.ALL);
         if (o.blockSize > 0) {
             Plugtest.blockSize(config, o.blockSize);
         }

@@ -9,7 +9,6 @@ import io.stagecoach.core.server.CoapServer;
 import io.stagecoach.core.server.CoapServerBuilder;
 import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.config.Configuration;
-import io.stagecoach.elements.config.ModuleDefinitions;
 import io.stagecoach.elements.config.UdpConfig;
 import io.stagecoach.elements.netty.NettyUdpConnector;
 import io.stagecoach.elements.time.RealTimeScheduler;
@@ -103,7 +102,7 @@ final class PlugtestServerRunner implements AutoCloseable {
 
     /** File first, then system properties {@code stagecoach.<key>}, then the flags. */
     static Configuration configuration(ServerOptions o) throws IOException {
-        Configuration.Builder b = Configuration.builder(ConfigDocsMain.ALL.groups().toArray(new ModuleDefinitions[0]));
+        Configuration.Builder b = Configuration.builder(ConfigDocsMain.ALL);
         if (o.config != null) {
             b.loadFile(o.config);
         }

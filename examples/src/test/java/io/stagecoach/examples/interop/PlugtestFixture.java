@@ -6,7 +6,6 @@ import io.stagecoach.core.network.CoapEndpoint;
 import io.stagecoach.core.server.CoapResource;
 import io.stagecoach.core.server.CoapServer;
 import io.stagecoach.elements.config.Configuration;
-import io.stagecoach.elements.config.ModuleDefinitions;
 import io.stagecoach.elements.time.RealTimeScheduler;
 import io.stagecoach.elements.udp.UdpConnector;
 import io.stagecoach.examples.plugtest.Plugtest;
@@ -30,8 +29,7 @@ final class PlugtestFixture implements AutoCloseable {
     private final CoapEndpoint clientEndpoint;
 
     PlugtestFixture() throws Exception {
-        Configuration config = Plugtest.blockSize(Configuration.builder(
-                ConfigDocsMain.ALL.groups().toArray(new ModuleDefinitions[0])), Plugtest.DEFAULT_BLOCK_SIZE).build();
+        Configuration config = Plugtest.blockSize(Configuration.builder(ConfigDocsMain.ALL), Plugtest.DEFAULT_BLOCK_SIZE).build();
         InetSocketAddress bind = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
         server = CoapServer.builder().udp(bind).config(config).scheduler(scheduler).build();
         plugtest = Plugtest.builder().scheduler(scheduler).notifyPeriod(NOTIFY_PERIOD).build().installOn(server);

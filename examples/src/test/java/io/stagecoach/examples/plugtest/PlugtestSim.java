@@ -14,7 +14,6 @@ import io.stagecoach.core.network.CoapEndpoint;
 import io.stagecoach.core.network.MessageInterceptor;
 import io.stagecoach.core.server.CoapServer;
 import io.stagecoach.elements.config.Configuration;
-import io.stagecoach.elements.config.ModuleDefinitions;
 import io.stagecoach.elements.sim.LinkConditions;
 import io.stagecoach.elements.sim.SimulatedNetwork;
 import io.stagecoach.elements.time.VirtualClock;
@@ -53,8 +52,7 @@ final class PlugtestSim implements AutoCloseable {
 
     PlugtestSim() throws Exception {
         net.setDefaultConditions(LinkConditions.builder().delay(ONE_WAY).build());
-        Configuration config = Plugtest.blockSize(Configuration.builder(
-                ConfigDocsMain.ALL.groups().toArray(new ModuleDefinitions[0])), Plugtest.DEFAULT_BLOCK_SIZE).build();
+        Configuration config = Plugtest.blockSize(Configuration.builder(ConfigDocsMain.ALL), Plugtest.DEFAULT_BLOCK_SIZE).build();
         serverEndpoint = CoapEndpoint.builder().connector(net.connector(serverAddress)).config(config)
                 .scheduler(clock).executor(Runnable::run).random(new SplittableRandom(1)).build();
         server = CoapServer.builder().endpoint(serverEndpoint).build();

@@ -9,7 +9,6 @@ import io.stagecoach.core.network.CoapEndpoint;
 import io.stagecoach.core.network.Exchange;
 import io.stagecoach.core.network.stack.LayerStack;
 import io.stagecoach.elements.config.Configuration;
-import io.stagecoach.elements.config.ModuleDefinitions;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +21,7 @@ final class BlockwiseFixture {
     }
 
     static Configuration.Builder config() {
-        return Configuration.defaults(ConfigDocsMain.ALL.groups().toArray(new ModuleDefinitions[0])).newBuilder();
+        return Configuration.builder(ConfigDocsMain.ALL);
     }
 
     /** Sends payloads over {@code size} bytes in blocks of {@code size} (the plugtest's B). */
