@@ -1,5 +1,7 @@
 package io.stagecoach.bench;
 
+import io.stagecoach.bench.ccsim.CcSimMain;
+import io.stagecoach.bench.cli.CoapBench;
 import java.util.Arrays;
 
 /**
@@ -20,8 +22,8 @@ public final class BenchMain {
         String cmd = args.length == 0 ? "bench" : args[0];
         String[] rest = args.length == 0 ? args : Arrays.copyOfRange(args, 1, args.length);
         switch (cmd) {
-            case "bench" -> io.stagecoach.bench.cli.CoapBench.main(rest);
-            case "cc-sim" -> io.stagecoach.bench.ccsim.CcSimMain.main(rest);
+            case "bench" -> CoapBench.main(rest);
+            case "cc-sim" -> CcSimMain.main(rest);
             default -> {
                 System.err.println("usage: stagecoach bench ... | stagecoach cc-sim ...");
                 System.exit(2);

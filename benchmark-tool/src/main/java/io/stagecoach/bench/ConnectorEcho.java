@@ -1,8 +1,8 @@
 package io.stagecoach.bench;
 
 import io.stagecoach.elements.Connector;
-import io.stagecoach.elements.NamedThreadFactory;
 import io.stagecoach.elements.RawData;
+import io.stagecoach.elements.concurrent.NamedThreadFactory;
 import io.stagecoach.elements.netty.NettyUdpConnector;
 import io.stagecoach.elements.udp.UdpConnectorConfig;
 import java.io.IOException;
@@ -13,6 +13,7 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Semaphore;
@@ -118,7 +119,7 @@ public final class ConnectorEcho {
         for (DatagramChannel ch : channels) {
             ch.close();
         }
-        threads.joinAll(java.time.Duration.ofSeconds(5));
+        threads.joinAll(Duration.ofSeconds(5));
         return new Result(measured, secs, lost.sum());
     }
 
@@ -216,7 +217,7 @@ public final class ConnectorEcho {
                     } catch (IOException e) {
                         // already closed
                     }
-                    tf.joinAll(java.time.Duration.ofSeconds(5));
+                    tf.joinAll(Duration.ofSeconds(5));
                 }
             };
         }

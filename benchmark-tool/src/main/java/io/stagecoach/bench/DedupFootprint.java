@@ -1,8 +1,8 @@
 package io.stagecoach.bench;
 
-import io.stagecoach.core.network.dedup.DedupResult;
-import io.stagecoach.core.network.dedup.DeduplicationMode;
-import io.stagecoach.core.network.dedup.DeduplicationStore;
+import io.stagecoach.core.config.DeduplicationMode;
+import io.stagecoach.core.network.internal.dedup.DedupResult;
+import io.stagecoach.core.network.internal.dedup.DeduplicationStore;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.net.InetSocketAddress;

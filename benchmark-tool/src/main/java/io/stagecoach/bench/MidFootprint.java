@@ -1,6 +1,6 @@
 package io.stagecoach.bench;
 
-import io.stagecoach.core.network.MessageIdProvider;
+import io.stagecoach.core.network.internal.MessageIdProvider;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.time.Duration;

@@ -64,7 +64,7 @@ public final class CriticalSectionServer {
 
     public static void main(String[] args) {
         CriticalSectionServer s = new CriticalSectionServer(args.length > 0 ? Integer.parseInt(args[0]) : 5683).start();
-        System.out.println("POST coap://localhost:" + s.server().getPort() + "/counter");
+        System.out.println("POST coap://localhost:" + s.server().port() + "/counter");
         Runtime.getRuntime().addShutdownHook(new Thread(s::destroy));
     }
 }

@@ -4,11 +4,12 @@ import io.stagecoach.core.client.CoapClient;
 import io.stagecoach.core.client.CoapResponse;
 import io.stagecoach.core.coap.Option;
 import io.stagecoach.core.coap.Response;
-import io.stagecoach.core.network.CoapEndpoint;
-import io.stagecoach.core.network.CoapEndpointBuilder;
+import io.stagecoach.core.endpoint.CoapEndpoint;
+import io.stagecoach.core.endpoint.CoapEndpointBuilder;
 import io.stagecoach.core.network.Exchange;
 import io.stagecoach.core.network.stack.AbstractLayer;
 import io.stagecoach.core.network.stack.LayerContext;
+import io.stagecoach.core.network.stack.LayerStack;
 import io.stagecoach.core.server.CoapResource;
 import io.stagecoach.core.server.CoapServer;
 import io.stagecoach.elements.udp.UdpConnector;
@@ -50,11 +51,9 @@ public final class CustomLayerExample {
 
     /** A server on {@code bind} whose endpoint carries the stamp layer. */
     static CoapServer create(InetSocketAddress bind, String name) {
-        CoapEndpoint endpoint = CoapEndpoint.builder()
-                .connector(UdpConnector.builder().bindAddress(bind).build())
-                .addLayerBefore(CoapEndpointBuilder.TOKEN, "server-stamp", new ServerStampLayer(name))
-                .build();
-        return CoapServer.builder().endpoint(endpoint).build()
+        return CoapServer.builder().udp(bind)
+                .layers(stack -> stack.addAbove(LayerStack.TOKEN, "server-stamp", new ServerStampLayer(name)))
+                .build()
                 .add(CoapResource.named("hello").onGet(ex -> ex.respond("hi")));
     }
 
@@ -63,8 +62,8 @@ public final class CustomLayerExample {
         CoapServer server = create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), "stagecoach-example");
         server.start();
         try {
-            out.println("layers: " + server.getEndpoints().get(0).layerNames());
-            CoapClient client = new CoapClient("coap://127.0.0.1:" + server.getPort() + "/hello");
+            out.println("layers: " + server.endpoints().get(0).layerNames());
+            CoapClient client = new CoapClient("coap://127.0.0.1:" + server.port() + "/hello");
             CoapResponse r = client.get();
             String stamp = new String(r.options().get(SERVER_STAMP).get(0).value(), StandardCharsets.UTF_8);
             out.println(r.code() + " " + r.payloadText() + ", stamped by " + stamp);

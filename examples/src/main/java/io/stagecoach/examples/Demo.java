@@ -3,10 +3,12 @@ package io.stagecoach.examples;
 import io.stagecoach.core.client.CoapClient;
 import io.stagecoach.core.client.CoapResponse;
 import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.ContentFormat;
+import io.stagecoach.core.coap.Type;
+import io.stagecoach.core.link.WebLink;
 import io.stagecoach.core.server.BoundedExecutors;
 import io.stagecoach.core.server.CoapResource;
 import io.stagecoach.core.server.CoapServer;
-import io.stagecoach.core.server.WebLink;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -35,7 +37,7 @@ final class Demo {
         DemoServer demo = new DemoServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         try {
             demo.server.start();
-            String base = "coap://127.0.0.1:" + demo.server.getPort();
+            String base = "coap://127.0.0.1:" + demo.server.port();
             out.println("server listening on " + base + " (resources: /hello, /items, /sensors/*, /slow)");
             new Demo(out, base).tour();
             return 0;
@@ -53,9 +55,9 @@ final class Demo {
 
     private void tour() {
         step("GET", "/hello", Code.CONTENT, c -> c.get());
-        CoapResponse created = step("POST", "/items \"milk\"", Code.CREATED, c -> c.post("milk", 0), "/items");
+        CoapResponse created = step("POST", "/items \"milk\"", Code.CREATED, c -> c.post("milk", ContentFormat.TEXT_PLAIN), "/items");
         String item = created.location();
-        step("PUT", item + " \"oat milk\"", Code.CHANGED, c -> c.put("oat milk", 0), item);
+        step("PUT", item + " \"oat milk\"", Code.CHANGED, c -> c.put("oat milk", ContentFormat.TEXT_PLAIN), item);
         step("GET", item, Code.CONTENT, c -> c.get(), item);
         step("DELETE", item, Code.DELETED, c -> c.delete(), item);
         step("GET", item, Code.NOT_FOUND, c -> c.get(), item);
@@ -68,7 +70,7 @@ final class Demo {
 
         CoapResponse separate = step("GET", "/slow   (the handler ACKs now, answers later from its worker)",
                 Code.CONTENT, c -> c.get(), "/slow");
-        check(separate.advanced().type() == io.stagecoach.core.coap.Type.CON,
+        check(separate.advanced().type() == Type.CON,
                 "the separate response came as " + separate.advanced().type());
 
         out.println();

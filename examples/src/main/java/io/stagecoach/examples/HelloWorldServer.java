@@ -16,7 +16,7 @@ public final class HelloWorldServer {
     public static void main(String[] args) {
         int port = args.length > 0 ? Integer.parseInt(args[0]) : 5683;
         CoapServer server = create(port).start();
-        System.out.println("listening on port " + server.getPort() + "; GET coap://localhost:" + server.getPort()
+        System.out.println("listening on port " + server.port() + "; GET coap://localhost:" + server.port()
                 + "/helloWorld");
         Runtime.getRuntime().addShutdownHook(new Thread(server::destroy));
     }

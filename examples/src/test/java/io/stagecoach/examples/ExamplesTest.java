@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.stagecoach.core.client.CoapClient;
 import io.stagecoach.core.client.CoapResponse;
 import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.server.CoapServer;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
 import java.io.ByteArrayOutputStream;
@@ -36,7 +37,7 @@ class ExamplesTest {
     void helloWorldClientCallsHelloWorldServerThreeWays() throws Exception {
         CoapServer server = HelloWorldServer.create(0).start();
         try {
-            String[] got = HelloWorldClient.run("coap://localhost:" + server.getPort() + "/helloWorld", out);
+            String[] got = HelloWorldClient.run("coap://localhost:" + server.port() + "/helloWorld", out);
             assertArrayEquals(new String[] {"Hello World!", "Hello World!", "Hello World!"}, got,
                     "sync, handler and future answers; printed:\n" + bytes);
             assertTrue(bytes.toString(StandardCharsets.UTF_8).contains("sync:   2.05"), bytes.toString());
@@ -49,10 +50,10 @@ class ExamplesTest {
     void criticalSectionLosesNoUpdateUnderConcurrentPosts() {
         CriticalSectionServer s = new CriticalSectionServer(0).start();
         try {
-            CoapClient counter = new CoapClient("coap://127.0.0.1:" + s.server().getPort() + "/counter");
+            CoapClient counter = new CoapClient("coap://127.0.0.1:" + s.server().port() + "/counter");
             List<CompletableFuture<CoapResponse>> posts = new ArrayList<>();
             for (int i = 0; i < 40; i++) {
-                posts.add(counter.postAsync("", 0));
+                posts.add(counter.postAsync("", ContentFormat.TEXT_PLAIN));
             }
             Set<String> values = new HashSet<>();
             for (CompletableFuture<CoapResponse> p : posts) {
@@ -63,8 +64,8 @@ class ExamplesTest {
             assertEquals(40, values.size(), "40 POSTs saw 40 distinct counts: no lost update");
             String read = counter.get().payloadText();
             assertTrue(read.startsWith("40 on stagecoach-resource-counter-"), "GET ran on the resource's thread: " + read);
-            CoapClient reset = new CoapClient("coap://127.0.0.1:" + s.server().getPort() + "/counter/reset");
-            assertEquals(Code.CHANGED, reset.post("", 0).code());
+            CoapClient reset = new CoapClient("coap://127.0.0.1:" + s.server().port() + "/counter/reset");
+            assertEquals(Code.CHANGED, reset.post("", ContentFormat.TEXT_PLAIN).code());
             assertTrue(counter.get().payloadText().startsWith("0 on stagecoach-resource-counter-"),
                     "/counter/reset inherited the executor and reset the count");
         } finally {

@@ -8,29 +8,36 @@ import io.stagecoach.core.client.CoapClient;
 import io.stagecoach.core.client.CoapHandler;
 import io.stagecoach.core.client.CoapObserveRelation;
 import io.stagecoach.core.client.CoapResponse;
+import io.stagecoach.core.client.CoapTimeoutException;
 import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.coap.Option;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Type;
-import io.stagecoach.core.network.CoapTimeoutException;
+import io.stagecoach.core.config.CoapConfig;
+import io.stagecoach.core.link.WebLink;
 import io.stagecoach.core.server.BoundedExecutors;
 import io.stagecoach.core.server.CoapExchange;
 import io.stagecoach.core.server.CoapResource;
 import io.stagecoach.core.server.CoapServer;
-import io.stagecoach.core.server.WebLink;
+import io.stagecoach.elements.config.Configuration;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every code block of docs/user-guide.md, compiled and run here. The regions between
@@ -81,7 +88,7 @@ class UserGuideSnippetsTest {
         // end:hello-server
         this.server = server;
         // snippet:client-sync
-        CoapClient client = new CoapClient("coap://localhost:" + server.getPort() + "/hello");
+        CoapClient client = new CoapClient("coap://localhost:" + server.port() + "/hello");
         CoapResponse response = client.get();
         System.out.println(response.code() + " " + response.payloadText()); // 2.05 Content world
         // end:client-sync
@@ -92,7 +99,7 @@ class UserGuideSnippetsTest {
     @Test
     void asyncForms() throws Exception {
         server = new CoapServer(0).add(CoapResource.named("hello").onGet(ex -> ex.respond("world"))).start();
-        CoapClient client = new CoapClient("coap://localhost:" + server.getPort() + "/hello");
+        CoapClient client = new CoapClient("coap://localhost:" + server.port() + "/hello");
         // snippet:client-future
         CompletableFuture<String> text = client.getAsync().thenApply(CoapResponse::payloadText);
         // end:client-future
@@ -125,10 +132,10 @@ class UserGuideSnippetsTest {
                 .add(new CoapResource("A").add(new CoapResource("A1").add(new CoapResource("A1_a"))));
         // end:tree
         server.start();
-        String base = "coap://localhost:" + server.getPort();
+        String base = "coap://localhost:" + server.port();
         // snippet:client-methods
         CoapClient counter = new CoapClient(base + "/counter");
-        counter.post("", 0);                 // 2.04 Changed
+        counter.post("", ContentFormat.TEXT_PLAIN);                 // 2.04 Changed
         String value = counter.get().payloadText();
         CoapResponse notThere = counter.delete();  // 4.05 Method Not Allowed: no handleDELETE
         // end:client-methods
@@ -158,9 +165,9 @@ class UserGuideSnippetsTest {
             });
             // end:separate
             server = new CoapServer(0).add(items, slow).start();
-            String base = "coap://localhost:" + server.getPort();
+            String base = "coap://localhost:" + server.port();
             // snippet:create-client
-            CoapResponse created = new CoapClient(base + "/items").post("milk", 0);
+            CoapResponse created = new CoapClient(base + "/items").post("milk", ContentFormat.TEXT_PLAIN);
             System.out.println(created.code() + " at " + created.location()); // 2.01 Created at /items/1
             // end:create-client
             assertEquals(Code.CREATED, created.code());
@@ -181,7 +188,7 @@ class UserGuideSnippetsTest {
         // end:executor
         try {
             server = new CoapServer(0).add(sensors).start();
-            String ranOn = new CoapClient("coap://localhost:" + server.getPort() + "/sensors/temp").get().payloadText();
+            String ranOn = new CoapClient("coap://localhost:" + server.port() + "/sensors/temp").get().payloadText();
             assertTrue(ranOn.startsWith("stagecoach-resource-sensors-"), ranOn);
         } finally {
             oneAtATime.shutdownNow();
@@ -192,11 +199,11 @@ class UserGuideSnippetsTest {
     void discovery() {
         // snippet:discovery-server
         server = new CoapServer(0).add(
-                CoapResource.named("temp").resourceType("temperature").title("Kitchen").contentFormats(0),
+                CoapResource.named("temp").resourceType("temperature").title("Kitchen").contentFormats(ContentFormat.TEXT_PLAIN),
                 CoapResource.named("light").resourceType("light-lux").interfaceDescription("sensor"));
         // end:discovery-server
         server.start();
-        CoapClient client = new CoapClient("coap://localhost:" + server.getPort() + "/");
+        CoapClient client = new CoapClient("coap://localhost:" + server.port() + "/");
         // snippet:discovery-client
         List<WebLink> links = client.discover("rt=temp*"); // GET /.well-known/core?rt=temp*
         for (WebLink link : links) {
@@ -211,7 +218,7 @@ class UserGuideSnippetsTest {
         server = new CoapServer(0).add(
                 CoapResource.named("silent").onGet(ex -> { }),
                 CoapResource.named("hello").onGet(ex -> ex.respond("world"))).start();
-        String base = "coap://localhost:" + server.getPort();
+        String base = "coap://localhost:" + server.port();
         AtomicReference<String> message = new AtomicReference<>();
         // snippet:timeout
         CoapClient slowClient = new CoapClient(base + "/silent").timeout(Duration.ofMillis(300));
@@ -224,12 +231,14 @@ class UserGuideSnippetsTest {
         assertTrue(message.get().contains("within 300 ms"), message.get());
         CoapClient client = new CoapClient(base + "/hello");
         // snippet:options
-        client.useNONs();                       // NON requests: no ACK, no retransmission
-        CoapResponse text = client.get(0);      // Accept: 0 (text/plain)
+        client.useNONs();                                         // NON requests: no ACK, no retransmission
+        CoapResponse text = client.get(ContentFormat.TEXT_PLAIN); // Accept: text/plain
         client.useCONs();
-        Request.Builder custom = client.newRequest(Code.GET);
-        custom.options().add(Option.of(65000, new byte[] {1})); // an experimental, elective option
-        CoapResponse viaAdvanced = client.advanced(custom.build());
+        Request custom = client.newRequest(Code.GET)
+                .accept(ContentFormat.TEXT_PLAIN)
+                .options(o -> o.add(Option.of(65000, new byte[] {1}))) // an experimental, elective option
+                .build();
+        CoapResponse viaAdvanced = client.advanced(custom);
         // end:options
         assertEquals("world", text.payloadText());
         assertEquals(Code.CONTENT, viaAdvanced.code());
@@ -252,13 +261,57 @@ class UserGuideSnippetsTest {
         server.start();
         // end:builder
         this.server = server;
-        String ranOn = new CoapClient("coap://127.0.0.1:" + server.getPort() + "/hello").get().payloadText();
+        String ranOn = new CoapClient("coap://127.0.0.1:" + server.port() + "/hello").get().payloadText();
         assertTrue(ranOn.startsWith("stagecoach-resource-server-"), ranOn);
         // snippet:shutdown
         server.destroy();                    // ports, protocol threads, the server's own executor
         CoapClient.shutdownDefaultEndpoint(); // the shared client endpoint
         // end:shutdown
         assertTrue(!server.isRunning());
+    }
+
+    @Test
+    void configurationOwnClientAndInterceptor(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("stagecoach.properties");
+        Files.writeString(file, "coap.nstart=2\nudp.receive-buffer=1MiB\n");
+        // snippet:config
+        Configuration config = CoapConfig.builder()
+                .loadFile(file)                        // key=value lines, e.g. coap.nstart=2
+                .applySystemProperties()               // -Dstagecoach.coap.ack-timeout=3s wins over the file
+                .set(CoapConfig.EXCHANGE_LIFETIME, Duration.ofSeconds(120)) // code wins over both
+                .build();
+        CoapServer server = CoapServer.builder()
+                .config(config) // every endpoint and UDP socket the builder creates uses it
+                .udp(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
+                .build();
+        // end:config
+        this.server = server;
+        assertEquals(2, server.endpoints().get(0).config().get(CoapConfig.NSTART));
+        // snippet:interceptor
+        server = CoapServer.builder()
+                .udp(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
+                .handlerInterceptor(chain -> {
+                    if (!chain.exchange().sourceAddress().getAddress().isLoopbackAddress()) {
+                        chain.exchange().respond(Code.FORBIDDEN); // 4.03; the handler does not run
+                        return;
+                    }
+                    chain.proceed();
+                })
+                .build()
+                .add(CoapResource.named("admin").onGet(ex -> ex.respond("ok")))
+                .start();
+        // end:interceptor
+        this.server.destroy();
+        this.server = server;
+        String uri = "coap://127.0.0.1:" + server.port() + "/admin";
+        // snippet:own-client
+        try (CoapClient own = CoapClient.builder(uri).config(config).timeout(Duration.ofSeconds(5)).build()) {
+            System.out.println(own.get().payloadText()); // its own endpoint, destroyed by close()
+        }
+        // end:own-client
+        try (CoapClient own = CoapClient.builder(uri).build()) {
+            assertEquals("ok", own.get().payloadText());
+        }
     }
 
     @Test
@@ -272,7 +325,7 @@ class UserGuideSnippetsTest {
         // end:observe-server
         BlockingQueue<String> readings = new LinkedBlockingQueue<>();
         // snippet:observe-client
-        CoapClient client = new CoapClient("coap://localhost:" + server.getPort() + "/temperature");
+        CoapClient client = new CoapClient("coap://localhost:" + server.port() + "/temperature");
         CoapObserveRelation relation = client.observe(new CoapHandler() {
             @Override
             public void onLoad(CoapResponse response) { // the registration answer, then each fresh notification
@@ -304,7 +357,7 @@ class UserGuideSnippetsTest {
         // snippet:large-server
         AtomicReference<byte[]> stored = new AtomicReference<>(new byte[5000]); // 5,000 bytes: sent in blocks
         CoapResource blob = CoapResource.named("blob")
-                .onGet(ex -> ex.respond(Code.CONTENT, stored.get(), 42))
+                .onGet(ex -> ex.respond(Code.CONTENT, stored.get(), ContentFormat.OCTET_STREAM))
                 .onPut(ex -> {
                     stored.set(ex.payload()); // the whole body, reassembled from its Block1 blocks
                     ex.respond(Code.CHANGED);
@@ -312,9 +365,9 @@ class UserGuideSnippetsTest {
         server = new CoapServer(0).add(blob).start();
         // end:large-server
         // snippet:large-client
-        CoapClient client = new CoapClient("coap://localhost:" + server.getPort() + "/blob");
+        CoapClient client = new CoapClient("coap://localhost:" + server.port() + "/blob");
         byte[] body = client.get().payload();                              // Block2, fetched block by block
-        CoapResponse changed = client.put(new byte[3000], 42);             // Block1, 2.31 Continue per block
+        CoapResponse changed = client.put(new byte[3000], ContentFormat.OCTET_STREAM);             // Block1, 2.31 Continue per block
         // end:large-client
         assertEquals(5000, body.length);
         assertEquals(Code.CHANGED, changed.code());

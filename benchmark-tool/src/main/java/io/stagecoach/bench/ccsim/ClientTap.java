@@ -1,7 +1,7 @@
 package io.stagecoach.bench.ccsim;
 
-import io.stagecoach.elements.ForwardingConnector;
 import io.stagecoach.elements.Connector;
+import io.stagecoach.elements.ForwardingConnector;
 import io.stagecoach.elements.RawData;
 import java.nio.ByteBuffer;
 
@@ -9,7 +9,7 @@ import java.nio.ByteBuffer;
  * Observes what one client puts on the wire: every copy of its current Confirmable request, and
  * whether the uplink buffer accepted it.
  *
- * <p>Unnecessary retransmission (Järvinen et al., §4; issue 9): a retransmission of a message
+ * <p>Unnecessary retransmission (Järvinen et al., §4): a retransmission of a message
  * whose earlier copy was delivered. A request can be lost only where it enters the shared uplink
  * queue (the router ↔ server hop has no loss), so a copy is delivered iff the queue accepted it;
  * for a message sent as copies 0..n, the copies after the first accepted one are unnecessary,

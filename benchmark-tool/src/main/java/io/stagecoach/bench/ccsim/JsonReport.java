@@ -3,7 +3,7 @@ package io.stagecoach.bench.ccsim;
 import java.util.List;
 import java.util.Locale;
 
-/** The {@code --json} output: the shape fixed by issue 9, one run object per grid cell. */
+/** The {@code --json} output: one run object per grid cell. */
 final class JsonReport {
 
     private JsonReport() {

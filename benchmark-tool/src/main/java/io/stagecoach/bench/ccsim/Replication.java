@@ -4,8 +4,7 @@ import io.stagecoach.core.coap.Code;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.config.CoapConfig;
-import io.stagecoach.core.config.ConfigDocsMain;
-import io.stagecoach.core.network.CoapEndpoint;
+import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.core.network.Exchange;
 import io.stagecoach.core.network.stack.LayerStack;
 import io.stagecoach.elements.EndpointContext;
@@ -131,7 +130,7 @@ public final class Replication {
         }
         double wait = span + Math.min(upper * Math.pow(2, s.maxRetransmit()), maxRto.toSeconds());
         long lifetime = (long) Math.ceil(span + 2 * 100 + 2); // + 2 × MAX_LATENCY + PROCESSING_DELAY
-        return Configuration.builder(ConfigDocsMain.ALL)
+        return CoapConfig.builder()
                 .set(CoapConfig.CONGESTION_CONTROL, s.strategy().mode())
                 .set(CoapConfig.MAX_RETRANSMIT, s.maxRetransmit())
                 .set(CoapConfig.MAX_RTO, maxRto)

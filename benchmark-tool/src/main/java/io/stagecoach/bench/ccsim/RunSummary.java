@@ -1,5 +1,6 @@
 package io.stagecoach.bench.ccsim;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -39,6 +40,6 @@ public record RunSummary(Scenario scenario, int replications, Percentiles fct, P
         while (len > 8 && histogram[len - 1] == 0) {
             len--;
         }
-        return java.util.Arrays.copyOf(histogram, len);
+        return Arrays.copyOf(histogram, len);
     }
 }

@@ -1,7 +1,7 @@
 package io.stagecoach.bench.ccsim;
 
-import io.stagecoach.elements.ForwardingConnector;
 import io.stagecoach.elements.Connector;
+import io.stagecoach.elements.ForwardingConnector;
 import io.stagecoach.elements.RawData;
 import io.stagecoach.elements.RawDataReceiver;
 

@@ -2,7 +2,7 @@ package io.stagecoach.bench.ccsim;
 
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
-import io.stagecoach.core.network.CoapEndpoint;
+import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.core.network.Exchange;
 import io.stagecoach.elements.time.Scheduler;
 import java.net.InetSocketAddress;

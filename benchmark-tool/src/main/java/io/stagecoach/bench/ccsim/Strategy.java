@@ -1,6 +1,6 @@
 package io.stagecoach.bench.ccsim;
 
-import io.stagecoach.core.network.cc.CongestionControlMode;
+import io.stagecoach.core.config.CongestionControlMode;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 

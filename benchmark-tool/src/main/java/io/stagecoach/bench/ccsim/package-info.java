@@ -1,7 +1,7 @@
 /**
  * {@code ./stagecoach cc-sim}: the experiment of Järvinen et al., "Is CoAP Congestion Safe?"
  * (ANRW '18), run with the real Stagecoach client and server stacks over a simulated network on a
- * virtual clock (issue 9; results in {@code docs/congestion-control.md}).
+ * virtual clock (results in {@code docs/congestion-control.md}).
  *
  * <ul>
  *   <li>{@link io.stagecoach.bench.ccsim.CcSimMain}: command line, grid loop, reports.

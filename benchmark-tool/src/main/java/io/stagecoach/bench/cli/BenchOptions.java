@@ -30,7 +30,7 @@ public record BenchOptions(LoadSpec load, List<Integer> steps, Path json, Path c
                    stagecoach bench scenario isolation [--uri coap://HOST:PORT] [--duration S] ...
                                             (ecoap §5.3.2; 'scenario isolation help' lists its options)
                    stagecoach bench scenario faults [--rate 0.01] [--kinds LIST] [--clients N] ...
-                                            (issue 11 Faults; 'scenario faults help' lists its options)
+                                            (ecoap §5.4; 'scenario faults help' lists its options)
             run options:
               --uri URI               target (default coap://127.0.0.1:5683/benchmark)
               --concurrency STEPS     10,100,1000 | FROM:TO (x10) | FROM:TO:xF | FROM:TO:+S (default 10,100,1000)

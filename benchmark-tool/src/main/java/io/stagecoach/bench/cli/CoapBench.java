@@ -1,9 +1,13 @@
 package io.stagecoach.bench.cli;
 
+import io.stagecoach.bench.cf.CaliforniumServer;
 import io.stagecoach.bench.dist.Slave;
 import io.stagecoach.bench.echo.EchoServer;
 import io.stagecoach.bench.load.NoAnswerException;
 import io.stagecoach.bench.report.BenchReport;
+import io.stagecoach.bench.scenario.ScenarioMain;
+import io.stagecoach.bench.server.BenchServer;
+import java.io.IOException;
 import java.util.Arrays;
 
 /**
@@ -24,7 +28,8 @@ public final class CoapBench {
 
     /** Runs a subcommand and returns the exit code (no System.exit, for tests). */
     public static int run(String[] args) throws Exception {
-        String sub = args.length > 0 && !args[0].startsWith("-") ? args[0] : "run";
+        boolean help = args.length > 0 && (args[0].equals("-h") || args[0].equals("--help"));
+        String sub = help ? "help" : args.length > 0 && !args[0].startsWith("-") ? args[0] : "run";
         String[] rest = sub.equals("run") ? args : Arrays.copyOfRange(args, 1, args.length);
         String command = "stagecoach bench " + String.join(" ", args);
         try {
@@ -38,11 +43,11 @@ public final class CoapBench {
                     return 0;
                 }
                 case "cf-server" -> {
-                    io.stagecoach.bench.cf.CaliforniumServer.main(rest);
+                    CaliforniumServer.main(rest);
                     return 0;
                 }
                 case "sc-server" -> {
-                    io.stagecoach.bench.server.BenchServer.main(rest);
+                    BenchServer.main(rest);
                     return 0;
                 }
                 case "slave" -> {
@@ -52,7 +57,7 @@ public final class CoapBench {
                     return MasterRun.main(BenchOptions.parse(rest), command);
                 }
                 case "scenario" -> {
-                    return io.stagecoach.bench.scenario.ScenarioMain.run(rest, command, System.out, System.err);
+                    return ScenarioMain.run(rest, command, System.out, System.err);
                 }
                 case "compare" -> {
                     return CompareRun.main(BenchOptions.parse(rest), command);
@@ -72,7 +77,7 @@ public final class CoapBench {
         } catch (NoAnswerException e) {
             System.err.println("stagecoach bench: " + e.getMessage());
             return 3;
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             System.err.println("stagecoach bench: " + e.getMessage());
             return 1;
         }

@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -92,7 +93,7 @@ final class CompareRun {
                 list.add(one);
             }
             root.put("servers", list);
-            Outputs.write(o.json(), io.stagecoach.bench.report.BenchReport.json(root));
+            Outputs.write(o.json(), BenchReport.json(root));
         }
         if (o.html() != null) {
             Outputs.write(o.html(), HtmlReport.render("CoAPBench compare", reports));
@@ -138,7 +139,7 @@ final class CompareRun {
         }
         Process p = new ProcessBuilder("taskset", "-a", "-p", "-c", cpus, Long.toString(ProcessHandle.current().pid()))
                 .redirectErrorStream(true).start();
-        String text = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (p.waitFor() != 0) {
             throw new IOException("taskset failed to pin the load generator to CPUs " + cpus + ": " + text.trim());
         }

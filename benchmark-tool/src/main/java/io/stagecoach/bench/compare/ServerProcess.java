@@ -5,6 +5,7 @@ import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -82,7 +83,7 @@ public final class ServerProcess implements AutoCloseable {
             if (seg.isEmpty()) {
                 continue;
             }
-            byte[] v = seg.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            byte[] v = seg.getBytes(StandardCharsets.UTF_8);
             if (v.length > 12) {
                 throw new IllegalArgumentException("probe path segment too long: " + seg);
             }

@@ -30,7 +30,7 @@ public record ServerSpec(String name, String path, String command, String descri
     }
 
     /**
-     * The servers of issue 8 that this machine has, in this order: Stagecoach
+     * The servers to compare that this machine has, in this order: Stagecoach
      * ({@code ./stagecoach server}, skipped at run time if that command does not exist yet),
      * Eclipse Californium 3.13.0 with its default deduplicator and with NO_DEDUPLICATOR
      * ({@code bench cf-server}), libcoap's {@code coap-server-notls} (path {@code /}) when on the

@@ -8,7 +8,9 @@ import java.net.URLEncoder;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.zip.DataFormatException;
@@ -44,7 +46,7 @@ public final class ControlProtocol {
     public record Line(String verb, Map<String, String> args) {
 
         public Line {
-            args = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(args));
+            args = Collections.unmodifiableMap(new LinkedHashMap<>(args));
         }
 
         public String get(String key) {
@@ -146,7 +148,7 @@ public final class ControlProtocol {
     public static String encode(Histogram h) {
         ByteBuffer buf = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
         int n = h.encodeIntoCompressedByteBuffer(buf);
-        return Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buf.array(), n));
+        return Base64.getEncoder().encodeToString(Arrays.copyOf(buf.array(), n));
     }
 
     public static Histogram decode(String base64) {

@@ -1,8 +1,8 @@
 package io.stagecoach.bench.dist;
 
 import io.stagecoach.bench.load.LoadSpec;
-import io.stagecoach.bench.load.Steps;
 import io.stagecoach.bench.load.StepResult;
+import io.stagecoach.bench.load.Steps;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

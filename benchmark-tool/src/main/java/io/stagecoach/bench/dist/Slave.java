@@ -4,18 +4,19 @@ import io.stagecoach.bench.load.LoadSpec;
 import io.stagecoach.bench.load.StepListener;
 import io.stagecoach.bench.load.StepResult;
 import io.stagecoach.bench.load.StepRunner;
-import io.stagecoach.elements.NamedThreadFactory;
+import io.stagecoach.elements.concurrent.NamedThreadFactory;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.PrintWriter;
 import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.concurrent.CountDownLatch;
 
 /**
  * {@code stagecoach bench slave --listen PORT}: waits for a master (one at a time), runs the
@@ -184,7 +185,7 @@ public final class Slave implements AutoCloseable {
         Slave slave = start(new InetSocketAddress(bind, port), allowExec);
         System.err.println("slave listening on tcp " + slave.address() + (allowExec ? " (exec allowed)" : ""));
         Runtime.getRuntime().addShutdownHook(new Thread(slave::close, "stagecoach-bench-slave-shutdown"));
-        new java.util.concurrent.CountDownLatch(1).await();
+        new CountDownLatch(1).await();
         return 0;
     }
 

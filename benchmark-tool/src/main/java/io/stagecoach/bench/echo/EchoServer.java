@@ -1,9 +1,10 @@
 package io.stagecoach.bench.echo;
 
-import io.stagecoach.elements.NamedThreadFactory;
+import io.stagecoach.elements.concurrent.NamedThreadFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.DatagramChannel;
@@ -46,8 +47,8 @@ public final class EchoServer implements AutoCloseable {
         try {
             // Thousands of virtual clients each keep a request outstanding: ask for big buffers
             // (the kernel caps them at net.core.rmem_max / wmem_max).
-            ch.setOption(java.net.StandardSocketOptions.SO_RCVBUF, 4 << 20);
-            ch.setOption(java.net.StandardSocketOptions.SO_SNDBUF, 4 << 20);
+            ch.setOption(StandardSocketOptions.SO_RCVBUF, 4 << 20);
+            ch.setOption(StandardSocketOptions.SO_SNDBUF, 4 << 20);
             ch.bind(address);
         } catch (IOException e) {
             ch.close();

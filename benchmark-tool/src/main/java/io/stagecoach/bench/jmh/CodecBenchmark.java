@@ -1,8 +1,5 @@
 package io.stagecoach.bench.jmh;
 
-import io.stagecoach.core.codec.MessageFormatException;
-import io.stagecoach.core.codec.UdpMessageParser;
-import io.stagecoach.core.codec.UdpMessageSerializer;
 import io.stagecoach.core.coap.Code;
 import io.stagecoach.core.coap.Message;
 import io.stagecoach.core.coap.OptionSet;
@@ -10,6 +7,9 @@ import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.coap.Token;
 import io.stagecoach.core.coap.Type;
+import io.stagecoach.core.codec.MessageFormatException;
+import io.stagecoach.core.codec.UdpMessageParser;
+import io.stagecoach.core.codec.UdpMessageSerializer;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -1,8 +1,8 @@
 package io.stagecoach.bench.jmh;
 
-import io.stagecoach.core.network.dedup.DedupResult;
-import io.stagecoach.core.network.dedup.DeduplicationMode;
-import io.stagecoach.core.network.dedup.DeduplicationStore;
+import io.stagecoach.core.config.DeduplicationMode;
+import io.stagecoach.core.network.internal.dedup.DedupResult;
+import io.stagecoach.core.network.internal.dedup.DeduplicationStore;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

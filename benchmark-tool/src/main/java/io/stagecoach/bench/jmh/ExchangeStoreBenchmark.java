@@ -3,7 +3,7 @@ package io.stagecoach.bench.jmh;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Token;
 import io.stagecoach.core.network.Exchange;
-import io.stagecoach.core.network.ExchangeStore;
+import io.stagecoach.core.network.internal.ExchangeStore;
 import io.stagecoach.elements.EndpointContext;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;

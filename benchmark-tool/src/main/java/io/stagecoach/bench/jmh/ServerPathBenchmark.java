@@ -1,8 +1,5 @@
 package io.stagecoach.bench.jmh;
 
-import io.stagecoach.core.codec.MessageFormatException;
-import io.stagecoach.core.codec.UdpMessageParser;
-import io.stagecoach.core.codec.UdpMessageSerializer;
 import io.stagecoach.core.coap.Code;
 import io.stagecoach.core.coap.Message;
 import io.stagecoach.core.coap.OptionSet;
@@ -10,10 +7,12 @@ import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.coap.Token;
 import io.stagecoach.core.coap.Type;
+import io.stagecoach.core.codec.MessageFormatException;
+import io.stagecoach.core.codec.UdpMessageParser;
+import io.stagecoach.core.codec.UdpMessageSerializer;
 import io.stagecoach.core.config.CoapConfig;
-import io.stagecoach.core.config.ConfigDocsMain;
-import io.stagecoach.core.network.CoapEndpoint;
-import io.stagecoach.core.network.dedup.DeduplicationMode;
+import io.stagecoach.core.config.DeduplicationMode;
+import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.core.server.CoapResource;
 import io.stagecoach.core.server.CoapServer;
 import io.stagecoach.elements.EndpointContext;
@@ -77,7 +76,7 @@ public class ServerPathBenchmark {
         for (int p = 0; p < PEERS; p++) {
             peers[p] = EndpointContext.of(new InetSocketAddress("10.1." + (p >>> 8) + "." + (p & 0xFF), 40_000 + p));
         }
-        Configuration config = Configuration.builder(ConfigDocsMain.ALL)
+        Configuration config = CoapConfig.builder()
                 .set(CoapConfig.DEDUPLICATION_MODE, dedup)
                 .set(CoapConfig.DEDUP_MAX_ENTRIES, 10_000_000)
                 .set(CoapConfig.DEDUP_MAX_ENTRIES_PER_PEER, 60_000)

@@ -2,6 +2,7 @@ package io.stagecoach.bench.load;
 
 import io.stagecoach.core.coap.CoapUri;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -58,7 +59,7 @@ public record LoadSpec(CoapUri uri, String method, int payloadSize, boolean conf
         if (loops < 1 || loops > 64) {
             throw new IllegalArgumentException("event loops must be 1..64, got " + loops);
         }
-        method = method.toUpperCase(java.util.Locale.ROOT);
+        method = method.toUpperCase(Locale.ROOT);
     }
 
     /** Defaults of the papers: CON GET, 10 s timeout, 20 s steps after 5 s warm-up, 2 s cool-down. */

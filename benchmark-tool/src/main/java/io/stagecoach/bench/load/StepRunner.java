@@ -1,11 +1,12 @@
 package io.stagecoach.bench.load;
 
-import io.stagecoach.elements.NamedThreadFactory;
+import io.stagecoach.elements.concurrent.NamedThreadFactory;
 import java.io.IOException;
 import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
 import java.nio.channels.DatagramChannel;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -87,7 +88,7 @@ public final class StepRunner {
             for (VirtualClient c : clients) {
                 c.channel.close();
             }
-            threads.joinAll(java.time.Duration.ofSeconds(2));
+            threads.joinAll(Duration.ofSeconds(2));
             // The rest of the cool-down is a pause so that the server settles before the next step.
             long rest = coolEnd - System.nanoTime();
             if (rest > 0) {

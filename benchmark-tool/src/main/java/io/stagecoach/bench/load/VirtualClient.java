@@ -1,6 +1,7 @@
 package io.stagecoach.bench.load;
 
 import java.nio.channels.DatagramChannel;
+import java.nio.channels.SelectionKey;
 
 /**
  * One virtual client of CoAPBench: its own UDP socket (connected to the server, so the kernel
@@ -25,7 +26,7 @@ final class VirtualClient {
     /** The send buffer was full: the request goes out when the channel is writable. */
     boolean writePending;
     /** Registration with the owning loop's selector. */
-    java.nio.channels.SelectionKey key;
+    SelectionKey key;
 
     VirtualClient(DatagramChannel channel, int firstMid, int firstToken) {
         this.channel = channel;

@@ -4,12 +4,14 @@ import io.stagecoach.bench.load.StepResult;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * The outcome of one benchmark run against one target: the command line, the machine and one
- * {@link StepResult} per concurrency level. Renders itself as the JSON of issue 8:
+ * {@link StepResult} per concurrency level. Renders itself as JSON:
  * {@code {"command", "machine", "steps": [{"concurrency", "duration_s", "throughput_rps",
  * "completed", "timeouts", "retransmissions", "errors", "latency_us": {"min", "p50", "p90", "p95",
  * "p99", "p999", "max"}}]}}; latencies are {@code null} for a step in which nothing completed;
@@ -31,7 +33,7 @@ public record BenchReport(String name, String command, Map<String, Object> machi
     public Map<String, Object> toJsonTree() {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("command", command);
-        root.put("machine", new LinkedHashMap<>(new java.util.TreeMap<>(machine)));
+        root.put("machine", new LinkedHashMap<>(new TreeMap<>(machine)));
         List<Object> list = new ArrayList<>();
         for (StepResult s : steps) {
             list.add(stepTree(s));
@@ -78,8 +80,8 @@ public record BenchReport(String name, String command, Map<String, Object> machi
         sb.append(",max_us,retransmissions\n");
         for (StepResult s : steps) {
             boolean none = s.completed() == 0;
-            sb.append(s.concurrency()).append(',').append(String.format(java.util.Locale.ROOT, "%.3f", s.durationS()))
-                    .append(',').append(String.format(java.util.Locale.ROOT, "%.1f", s.throughputRps()))
+            sb.append(s.concurrency()).append(',').append(String.format(Locale.ROOT, "%.3f", s.durationS()))
+                    .append(',').append(String.format(Locale.ROOT, "%.1f", s.throughputRps()))
                     .append(',').append(s.completed()).append(',').append(s.timeouts()).append(',').append(s.errors())
                     .append(',').append(none ? "" : s.minUs());
             for (double p : PERCENTILES) {

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramIterationValue;
 
@@ -134,7 +135,7 @@ public final class HtmlReport {
 
     private static String machine(Map<String, Object> m) {
         StringBuilder sb = new StringBuilder("<p>");
-        new java.util.TreeMap<>(m).forEach((k, v) -> sb.append(SvgChart.esc(k)).append(": ")
+        new TreeMap<>(m).forEach((k, v) -> sb.append(SvgChart.esc(k)).append(": ")
                 .append(SvgChart.esc(String.valueOf(v))).append("; "));
         return sb.append("</p>\n").toString();
     }

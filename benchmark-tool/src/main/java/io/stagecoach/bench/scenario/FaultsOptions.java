@@ -2,7 +2,7 @@ package io.stagecoach.bench.scenario;
 
 import io.stagecoach.bench.load.LoadSpec;
 import io.stagecoach.core.coap.CoapUri;
-import io.stagecoach.core.network.faults.FaultKind;
+import io.stagecoach.examples.faults.FaultKind;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -30,7 +30,7 @@ public record FaultsOptions(Duration warmup, Duration duration, Duration cooldow
 
     static final String USAGE = """
             usage: stagecoach bench scenario faults [options]
-              Issue 11 "Faults": runs the plugtest server in this JVM on loopback UDP and drives
+              Runs the plugtest server in this JVM on loopback UDP and drives
               /benchmark with retransmitting CON clients: one unjudged fault-free warm-up phase, then
               N rounds of a fault-free phase and a faulty phase (each kind at RATE) back to back,
               odd rounds clean first, even rounds faulty first. Then it stops the load, waits for the

@@ -1,7 +1,7 @@
 package io.stagecoach.bench.scenario;
 
 import io.stagecoach.bench.load.StepResult;
-import io.stagecoach.core.network.faults.FaultKind;
+import io.stagecoach.examples.faults.FaultKind;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -12,7 +12,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * What the faults scenario measured and the verdicts of issue 11 ("Faults") derived by
+ * What the faults scenario measured and the fault verdicts derived by
  * {@link #judge}.
  *
  * @param target      the server tested

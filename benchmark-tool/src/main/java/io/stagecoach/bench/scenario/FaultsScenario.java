@@ -4,16 +4,17 @@ import io.stagecoach.bench.load.StepListener;
 import io.stagecoach.bench.load.StepResult;
 import io.stagecoach.bench.load.StepRunner;
 import io.stagecoach.core.coap.CoapUri;
-import io.stagecoach.core.network.CoapEndpoint;
+import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.core.network.EndpointCounters;
-import io.stagecoach.core.network.faults.FaultInjector;
-import io.stagecoach.core.network.faults.FaultKind;
-import io.stagecoach.elements.NamedThreadFactory;
+import io.stagecoach.elements.concurrent.NamedThreadFactory;
+import io.stagecoach.examples.faults.FaultInjector;
+import io.stagecoach.examples.faults.FaultKind;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -21,7 +22,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The fault test of issue 11 ("Faults", after the ecoap thesis §5.4): does the server keep
+ * The fault test (after the ecoap thesis §5.4): does the server keep
  * serving while its parts fail?
  *
  * <ol>
@@ -146,7 +147,7 @@ public final class FaultsScenario {
     }
 
     private static Set<Thread> stagecoachThreads() {
-        Set<Thread> out = new java.util.HashSet<>();
+        Set<Thread> out = new HashSet<>();
         for (Thread t : Thread.getAllStackTraces().keySet()) {
             if (t.isAlive() && t.getName().startsWith(NamedThreadFactory.PREFIX)) {
                 out.add(t);

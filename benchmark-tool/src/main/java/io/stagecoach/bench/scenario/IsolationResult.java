@@ -31,7 +31,7 @@ public record IsolationResult(String target, StepResult baseline, StepResult lig
         verdicts = List.copyOf(verdicts);
     }
 
-    /** The result with the three verdicts of issue 11 ("Isolation") computed from the groups. */
+    /** The result with the three isolation verdicts computed from the groups. */
     public static IsolationResult judge(String target, StepResult baseline, StepResult light, StepResult heavy) {
         List<Verdict> v = new ArrayList<>(3);
         v.add(new Verdict("/benchmark timeouts in phase 2 == 0", light.timeouts() == 0,

@@ -4,9 +4,10 @@ import io.stagecoach.bench.load.StepListener;
 import io.stagecoach.bench.load.StepResult;
 import io.stagecoach.bench.load.StepRunner;
 import io.stagecoach.core.coap.CoapUri;
-import io.stagecoach.elements.NamedThreadFactory;
+import io.stagecoach.elements.concurrent.NamedThreadFactory;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Locale;
@@ -14,7 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
 /**
- * The isolation test of the ecoap thesis §5.3.2 (Table 5.1), as required by issue 11: does a
+ * The isolation test of the ecoap thesis §5.3.2 (Table 5.1): does a
  * CPU-bound resource on its own bounded executor leave the rest of the server responsive?
  *
  * <ol>
@@ -55,7 +56,7 @@ public final class IsolationScenario {
 
     private IsolationResult run(InetSocketAddress dest, String target) throws IOException, InterruptedException {
         String authority = "coap://" + dest.getAddress().getHostAddress() + ":" + dest.getPort();
-        if (dest.getAddress() instanceof java.net.Inet6Address) {
+        if (dest.getAddress() instanceof Inet6Address) {
             authority = "coap://[" + dest.getAddress().getHostAddress() + "]:" + dest.getPort();
         }
         StepRunner light = new StepRunner(options.spec(CoapUri.parse(authority + "/benchmark")), dest);

@@ -1,17 +1,17 @@
 package io.stagecoach.bench.scenario;
 
-import io.stagecoach.core.network.CoapEndpoint;
-import io.stagecoach.core.network.CoapEndpointBuilder;
-import io.stagecoach.core.network.faults.FaultInjector;
+import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.core.server.CoapServer;
 import io.stagecoach.core.server.CoapServerBuilder;
 import io.stagecoach.core.server.ServerCounters;
+import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.ConnectorCounters;
 import io.stagecoach.elements.time.RealTimeScheduler;
-import io.stagecoach.elements.udp.UdpConnector;
+import io.stagecoach.examples.faults.FaultInjector;
 import io.stagecoach.examples.plugtest.Plugtest;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The plugtest server of {@code ./stagecoach server} (default configuration, UDP connector) run
@@ -24,9 +24,9 @@ final class PlugtestTarget implements AutoCloseable {
     private final RealTimeScheduler scheduler;
     private final CoapServer server;
     private final Plugtest plugtest;
-    private final UdpConnector connector;
+    private final Connector connector;
 
-    private PlugtestTarget(RealTimeScheduler scheduler, CoapServer server, Plugtest plugtest, UdpConnector connector) {
+    private PlugtestTarget(RealTimeScheduler scheduler, CoapServer server, Plugtest plugtest, Connector connector) {
         this.scheduler = scheduler;
         this.server = server;
         this.plugtest = plugtest;
@@ -48,18 +48,20 @@ final class PlugtestTarget implements AutoCloseable {
         CoapServer server = null;
         Plugtest plugtest = null;
         try {
-            UdpConnector connector = UdpConnector.builder()
-                    .bindAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).build();
-            CoapEndpointBuilder eb = CoapEndpoint.builder().connector(connector).scheduler(scheduler);
-            CoapServerBuilder sb = CoapServer.builder();
+            AtomicReference<Connector> udp = new AtomicReference<>();
+            CoapServerBuilder sb = CoapServer.builder().scheduler(scheduler)
+                    .udp(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
+                    .configureEndpoints(b -> b.wrapConnector(c -> {
+                        udp.set(c); // the UDP connector itself, under the fault wrapper if any
+                        return c;
+                    }));
             if (faults != null) {
-                eb.faults(faults);
-                sb.faults(faults);
+                faults.installOn(sb);
             }
-            server = sb.endpoint(eb.build()).build();
+            server = sb.build();
             plugtest = Plugtest.builder().scheduler(scheduler).build().installOn(server);
             server.start();
-            return new PlugtestTarget(scheduler, server, plugtest, connector);
+            return new PlugtestTarget(scheduler, server, plugtest, udp.get());
         } catch (RuntimeException e) {
             if (server != null) {
                 server.destroy();
@@ -79,7 +81,7 @@ final class PlugtestTarget implements AutoCloseable {
 
     /** The server's one endpoint (its exchange store, dedup store). */
     CoapEndpoint endpoint() {
-        return server.getEndpoints().get(0);
+        return server.endpoints().get(0);
     }
 
     /** Counters of the UDP connector under the fault wrapper (receiver restarts). */

@@ -2,8 +2,7 @@ package io.stagecoach.bench.server;
 
 import io.stagecoach.core.coap.Code;
 import io.stagecoach.core.config.CoapConfig;
-import io.stagecoach.core.config.ConfigDocsMain;
-import io.stagecoach.core.network.dedup.DeduplicationMode;
+import io.stagecoach.core.config.DeduplicationMode;
 import io.stagecoach.core.server.CoapResource;
 import io.stagecoach.core.server.CoapServer;
 import io.stagecoach.elements.config.Configuration;
@@ -14,7 +13,7 @@ import java.util.concurrent.CountDownLatch;
  * A minimal Stagecoach server for {@code stagecoach bench compare}: a {@link CoapServer} on the
  * JDK UDP connector with one resource, {@code GET /benchmark} -> 2.05 "hello world" (text/plain),
  * the resource every compared server offers. It exists so that the protocol-stage choice
- * (CoapConfig.PROTOCOL_THREADS, issue 4) and the dedup mode can be measured from the command line
+ * (CoapConfig.PROTOCOL_THREADS) and the dedup mode can be measured from the command line
  * without the full plugtest server. Stagecoach system properties ({@code -Dstagecoach.coap.*})
  * apply; the options below override them.
  *
@@ -36,7 +35,7 @@ public final class BenchServer {
     public static void main(String[] args) throws InterruptedException {
         int port = 5683;
         String bind = "0.0.0.0";
-        Configuration.Builder config = Configuration.builder(ConfigDocsMain.ALL).applySystemProperties();
+        Configuration.Builder config = CoapConfig.builder().applySystemProperties();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--port" -> port = Integer.parseInt(value(args, ++i, "--port"));

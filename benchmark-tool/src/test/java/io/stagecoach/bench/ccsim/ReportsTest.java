@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The JSON shape of issue 9 and the figure, from two tiny runs. */
+/** The JSON shape of the cc-sim report and the figure, from two tiny runs. */
 class ReportsTest {
 
     private static List<RunSummary> runs() {

@@ -1,6 +1,6 @@
 package io.stagecoach.bench.load;
 
-import io.stagecoach.elements.NamedThreadFactory;
+import io.stagecoach.elements.concurrent.NamedThreadFactory;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

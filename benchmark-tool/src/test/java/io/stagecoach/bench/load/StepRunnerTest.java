@@ -163,7 +163,7 @@ class StepRunnerTest {
      */
     @Test
     void emptyAckStopsRetransmission() throws Exception {
-        io.stagecoach.elements.NamedThreadFactory threads = new io.stagecoach.elements.NamedThreadFactory("test-empty-ack", true);
+        io.stagecoach.elements.concurrent.NamedThreadFactory threads = new io.stagecoach.elements.concurrent.NamedThreadFactory("test-empty-ack", true);
         try (DatagramChannel acker = DatagramChannel.open()) {
             acker.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             InetSocketAddress addr = (InetSocketAddress) acker.getLocalAddress();

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stagecoach.bench.cli.CoapBench;
 import io.stagecoach.bench.load.StepResult;
-import io.stagecoach.core.network.faults.FaultKind;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
+import io.stagecoach.examples.faults.FaultKind;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

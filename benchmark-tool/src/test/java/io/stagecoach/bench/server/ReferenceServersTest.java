@@ -14,7 +14,7 @@ import io.stagecoach.core.coap.Token;
 import io.stagecoach.core.coap.Type;
 import io.stagecoach.core.codec.UdpMessageParser;
 import io.stagecoach.core.codec.UdpMessageSerializer;
-import io.stagecoach.core.config.ConfigDocsMain;
+import io.stagecoach.core.config.CoapConfig;
 import io.stagecoach.core.server.CoapServer;
 import io.stagecoach.elements.config.Configuration;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
@@ -50,7 +50,7 @@ class ReferenceServersTest {
 
     @Test
     void stagecoachBenchServerAnswersBenchmark() throws Exception {
-        CoapServer server = BenchServer.create(ANY_LOOPBACK, Configuration.builder(ConfigDocsMain.ALL).build());
+        CoapServer server = BenchServer.create(ANY_LOOPBACK, CoapConfig.builder().build());
         server.start();
         try {
             assertHelloWorld(server.addresses().get(0), 0x3001, "stagecoach sc-server");

@@ -2,10 +2,11 @@ package io.stagecoach.core.client;
 
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
-import io.stagecoach.core.network.CoapEndpoint;
-import io.stagecoach.core.network.CoapException;
-import io.stagecoach.core.network.CoapTimeoutException;
+import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.core.network.Exchange;
+import io.stagecoach.core.network.ExchangeFailedException;
+import io.stagecoach.core.network.ExchangeRejectedException;
+import io.stagecoach.core.network.ExchangeTimeoutException;
 import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.time.Cancellable;
 import io.stagecoach.elements.time.Scheduler;
@@ -18,8 +19,9 @@ import java.util.concurrent.ExecutionException;
  * One client call on an endpoint: sends the request, completes a future with the first response
  * or the failure, and bounds the wait with a timer on the endpoint's {@link Scheduler} (so tests on
  * a virtual clock need no sleep). When the timer fires the exchange is cancelled on the endpoint
- * (no more retransmissions, store entries freed) with a {@link CoapTimeoutException}; cancelling
- * the future cancels the exchange too.
+ * (no more retransmissions, store entries freed) with an {@link ExchangeTimeoutException};
+ * cancelling the future cancels the exchange too. Failures reach the caller as the client's
+ * exceptions ({@link #translate}).
  */
 final class ClientCall {
 
@@ -37,11 +39,11 @@ final class ClientCall {
 
             @Override
             public void onFailure(Exchange ex, Throwable cause) {
-                future.completeExceptionally(cause);
+                future.completeExceptionally(translate(cause));
             }
         });
         if (!future.isDone()) {
-            Cancellable timer = clock.schedule(() -> endpoint.cancel(exchange, new CoapTimeoutException(
+            Cancellable timer = clock.schedule(() -> endpoint.cancel(exchange, new ExchangeTimeoutException(
                     "no response to " + request.code() + " " + describe(request) + " within "
                             + timeout.toMillis() + " ms")), timeout);
             future.whenComplete((r, t) -> {
@@ -63,8 +65,8 @@ final class ClientCall {
     }
 
     /**
-     * Waits for a synchronous call; rethrows its failure as thrown by the endpoint (a
-     * {@link CoapException} subclass). Interruption cancels the call.
+     * Waits for a synchronous call; rethrows its failure as a {@link CoapException} (or the
+     * unchecked exception a callback threw). Interruption cancels the call.
      */
     static <T> T await(CompletableFuture<T> future) {
         try {
@@ -80,6 +82,23 @@ final class ClientCall {
             }
             throw new CoapException(cause.toString(), cause);
         }
+    }
+
+    /** The client's exception for an endpoint failure: the same outcome, the endpoint's as cause. */
+    static CoapException translate(Throwable cause) {
+        if (cause instanceof CoapException c) {
+            return c;
+        }
+        if (cause instanceof ExchangeTimeoutException) {
+            return new CoapTimeoutException(cause.getMessage(), cause);
+        }
+        if (cause instanceof ExchangeRejectedException) {
+            return new CoapRejectedException(cause.getMessage(), cause);
+        }
+        if (cause instanceof ExchangeFailedException) {
+            return new CoapException(cause.getMessage(), cause);
+        }
+        return new CoapException(String.valueOf(cause), cause);
     }
 
     private static String describe(Request request) {

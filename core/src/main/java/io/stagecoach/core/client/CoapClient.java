@@ -1,71 +1,107 @@
 package io.stagecoach.core.client;
 
-import io.stagecoach.core.coap.Code;
 import io.stagecoach.core.coap.CoapUri;
+import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Type;
 import io.stagecoach.core.config.CoapConfig;
-import io.stagecoach.core.network.CoapEndpoint;
-import io.stagecoach.core.network.CoapException;
-import io.stagecoach.core.server.LinkFormat;
-import io.stagecoach.core.server.WebLink;
+import io.stagecoach.core.endpoint.CoapEndpoint;
+import io.stagecoach.core.link.LinkFormat;
+import io.stagecoach.core.link.WebLink;
 import io.stagecoach.elements.EndpointContext;
+import io.stagecoach.elements.config.Configuration;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A CoAP client bound to one resource URI, in the manner of Californium's {@code CoapClient}.
  *
  * <pre>{@code
- * CoapClient client = new CoapClient("coap://localhost:5683/hello");
- * CoapResponse r = client.get();                        // synchronous
- * client.getAsync().thenAccept(x -> ...);               // CompletableFuture
- * client.get(handler);                                  // CoapHandler callback
+ * try (CoapClient client = new CoapClient("coap://localhost:5683/hello")) {
+ *     CoapResponse r = client.get();                          // synchronous
+ *     client.getAsync().thenAccept(x -> ...);                 // CompletableFuture
+ *     client.get(handler);                                    // CoapHandler callback
+ *     client.post("on", ContentFormat.TEXT_PLAIN);
+ * }
  * }</pre>
  *
  * <ul>
- *   <li>Every response is an answer, whatever its code; a call without one fails with an
- *       exception, never {@code null}: {@link io.stagecoach.core.network.CoapTimeoutException}
- *       (no answer within {@link #timeout(Duration)}, or all retransmissions of a CON unanswered),
- *       {@link io.stagecoach.core.network.CoapRejectedException} (RST), or another
- *       {@link CoapException}.</li>
+ *   <li>Every method (GET, POST, PUT, DELETE, FETCH, PATCH, iPATCH, a request built by hand) has
+ *       three forms: synchronous, {@code ...Async} returning a {@code CompletableFuture}, and one
+ *       taking a {@link CoapHandler}.</li>
+ *   <li>Every response is an answer, whatever its code; a call without one fails with a
+ *       {@link CoapException}, never {@code null}: {@link CoapTimeoutException} (no answer within
+ *       {@link #timeout()}, or all retransmissions of a CON unanswered), {@link CoapRejectedException}
+ *       (RST), or another {@link CoapException}.</li>
  *   <li>Requests are CON (RFC 7252 §4.2) unless {@link #useNONs()}.</li>
  *   <li>The timeout defaults to CLIENT_TIMEOUT of the endpoint's configuration (93 s,
  *       MAX_TRANSMIT_WAIT) and runs on the endpoint's clock.</li>
- *   <li>Without {@link #setEndpoint} the client uses a shared default endpoint (UDP, ephemeral
- *       port), created on first use and released by {@link #shutdownDefaultEndpoint()}.</li>
+ *   <li>Endpoint: {@code new CoapClient(uri)} uses a shared default endpoint (UDP, ephemeral port,
+ *       configured by {@link #configureDefaultEndpoint}), created on first use and released by
+ *       {@link #shutdownDefaultEndpoint()}; {@code new CoapClient(uri, endpoint)} uses the caller's;
+ *       {@link #builder(String)} makes a client with an endpoint of its own (configuration,
+ *       layers), destroyed by {@link #close()}.</li>
  *   <li>Callbacks and future completions run on a protocol thread of the endpoint: do not block
  *       there, and do not call synchronous methods from them.</li>
  * </ul>
  *
- * A client is cheap; its setters are meant for setup and are not synchronized against calls in
- * flight (each call reads the settings once when it starts).
+ * A client is cheap; its settings are meant for setup and are not synchronized against calls in
+ * flight (each call reads them once when it starts). {@link #close()} ends the client's
+ * observations (locally, RFC 7641 §3.6) and destroys an endpoint it owns.
  */
-public class CoapClient {
+public class CoapClient implements AutoCloseable {
 
     /** Californium's default for {@link #ping()}. */
     public static final Duration DEFAULT_PING_TIMEOUT = Duration.ofSeconds(5);
 
+    private final CoapEndpoint endpoint; // null: the shared default endpoint
+    private final boolean ownsEndpoint;
+    private final Set<CoapObserveRelation> observations = ConcurrentHashMap.newKeySet();
     private volatile CoapUri uri;
     private volatile InetSocketAddress destination;
-    private volatile CoapEndpoint endpoint;
     private volatile Type type = Type.CON;
     private volatile Duration timeout;
 
-    /** A client for {@code uri}, e.g. {@code coap://localhost/hello}; IllegalArgumentException if not a coap URI. */
+    /** A client for {@code uri}, e.g. {@code coap://localhost/hello}, on the shared default endpoint. */
     public CoapClient(String uri) {
-        setUri(uri);
+        this(uri, null, false);
     }
 
     /** A client for {@code uri} on an endpoint of the caller's (started and destroyed by the caller). */
     public CoapClient(String uri, CoapEndpoint endpoint) {
-        this(uri);
-        setEndpoint(endpoint);
+        this(uri, Objects.requireNonNull(endpoint, "endpoint"), false);
+    }
+
+    CoapClient(String uri, CoapEndpoint endpoint, boolean ownsEndpoint) {
+        this.endpoint = endpoint;
+        this.ownsEndpoint = ownsEndpoint;
+        uri(uri);
+    }
+
+    /**
+     * A builder for a client with its own endpoint (configuration, layers, clock), or on a given
+     * endpoint: {@code CoapClient.builder("coap://host/x").config(config).layers(...).build()}.
+     */
+    public static CoapClientBuilder builder(String uri) {
+        return new CoapClientBuilder(uri);
+    }
+
+    /**
+     * Sets the configuration of the shared default endpoint, taking effect when it is next
+     * created (first use, or after {@link #shutdownDefaultEndpoint()}). Without a call it is
+     * {@link CoapConfig#defaults()} with the system properties {@code stagecoach.<key>} applied.
+     */
+    public static void configureDefaultEndpoint(Configuration config) {
+        DefaultEndpoint.configure(config);
     }
 
     /** Destroys the shared default endpoint; the next client call without an endpoint creates a new one. */
@@ -75,28 +111,28 @@ public class CoapClient {
 
     // --- settings ---------------------------------------------------------------------------------
 
-    public final CoapClient setUri(String uri) {
+    /**
+     * Points the following calls at {@code uri}.
+     *
+     * @throws IllegalArgumentException unless a {@code coap://} URI ({@code coaps://} is refused
+     *     until the client has DTLS)
+     */
+    public final CoapClient uri(String uri) {
         CoapUri parsed = CoapUri.parse(uri);
         if (parsed.isSecure()) {
-            throw new IllegalArgumentException("coaps (DTLS) is not supported yet: " + uri);
+            throw new IllegalArgumentException("coaps (DTLS) is not supported by this client yet: " + uri);
         }
         this.uri = parsed;
         this.destination = null; // resolved again on the next call
         return this;
     }
 
-    public String getUri() {
+    public String uri() {
         return uri.toString();
     }
 
-    /** Uses {@code endpoint} (owned by the caller) instead of the shared default one. */
-    public final CoapClient setEndpoint(CoapEndpoint endpoint) {
-        this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
-        return this;
-    }
-
-    /** The endpoint calls go through (creates the default one if needed). */
-    public CoapEndpoint getEndpoint() {
+    /** The endpoint calls go through (creates the shared default one if needed). */
+    public CoapEndpoint endpoint() {
         CoapEndpoint e = endpoint;
         return e != null ? e : DefaultEndpoint.get();
     }
@@ -123,9 +159,9 @@ public class CoapClient {
     }
 
     /** The timeout in force: the one set, else CLIENT_TIMEOUT of the endpoint's configuration. */
-    public Duration getTimeout() {
+    public Duration timeout() {
         Duration t = timeout;
-        return t != null ? t : getEndpoint().config().get(CoapConfig.CLIENT_TIMEOUT);
+        return t != null ? t : endpoint().config().get(CoapConfig.CLIENT_TIMEOUT);
     }
 
     // --- synchronous ------------------------------------------------------------------------------
@@ -135,24 +171,24 @@ public class CoapClient {
     }
 
     /** GET with Accept {@code accept} (RFC 7252 §5.10.4). */
-    public CoapResponse get(int accept) {
+    public CoapResponse get(ContentFormat accept) {
         return ClientCall.await(getAsync(accept));
     }
 
-    public CoapResponse post(String payload, int contentFormat) {
-        return ClientCall.await(postAsync(payload, contentFormat));
+    public CoapResponse post(String payload, ContentFormat format) {
+        return ClientCall.await(postAsync(payload, format));
     }
 
-    public CoapResponse post(byte[] payload, int contentFormat) {
-        return ClientCall.await(postAsync(payload, contentFormat));
+    public CoapResponse post(byte[] payload, ContentFormat format) {
+        return ClientCall.await(postAsync(payload, format));
     }
 
-    public CoapResponse put(String payload, int contentFormat) {
-        return ClientCall.await(putAsync(payload, contentFormat));
+    public CoapResponse put(String payload, ContentFormat format) {
+        return ClientCall.await(putAsync(payload, format));
     }
 
-    public CoapResponse put(byte[] payload, int contentFormat) {
-        return ClientCall.await(putAsync(payload, contentFormat));
+    public CoapResponse put(byte[] payload, ContentFormat format) {
+        return ClientCall.await(putAsync(payload, format));
     }
 
     public CoapResponse delete() {
@@ -160,18 +196,18 @@ public class CoapClient {
     }
 
     /** FETCH (RFC 8132 §2) with a query body. */
-    public CoapResponse fetch(byte[] payload, int contentFormat) {
-        return ClientCall.await(fetchAsync(payload, contentFormat));
+    public CoapResponse fetch(byte[] payload, ContentFormat format) {
+        return ClientCall.await(fetchAsync(payload, format));
     }
 
     /** PATCH (RFC 8132 §3). */
-    public CoapResponse patch(byte[] payload, int contentFormat) {
-        return ClientCall.await(patchAsync(payload, contentFormat));
+    public CoapResponse patch(byte[] payload, ContentFormat format) {
+        return ClientCall.await(patchAsync(payload, format));
     }
 
     /** iPATCH (RFC 8132 §3), the idempotent PATCH. */
-    public CoapResponse ipatch(byte[] payload, int contentFormat) {
-        return ClientCall.await(ipatchAsync(payload, contentFormat));
+    public CoapResponse ipatch(byte[] payload, ContentFormat format) {
+        return ClientCall.await(ipatchAsync(payload, format));
     }
 
     /** Sends {@code request} as built (see {@link #newRequest(Code)}). */
@@ -185,42 +221,40 @@ public class CoapClient {
         return send(newRequest(Code.GET));
     }
 
-    public CompletableFuture<CoapResponse> getAsync(int accept) {
-        Request.Builder b = newRequest(Code.GET);
-        b.options().accept(accept);
-        return send(b);
+    public CompletableFuture<CoapResponse> getAsync(ContentFormat accept) {
+        return send(newRequest(Code.GET).accept(accept));
     }
 
-    public CompletableFuture<CoapResponse> postAsync(String payload, int contentFormat) {
-        return postAsync(utf8(payload), contentFormat);
+    public CompletableFuture<CoapResponse> postAsync(String payload, ContentFormat format) {
+        return postAsync(utf8(payload), format);
     }
 
-    public CompletableFuture<CoapResponse> postAsync(byte[] payload, int contentFormat) {
-        return send(withPayload(Code.POST, payload, contentFormat));
+    public CompletableFuture<CoapResponse> postAsync(byte[] payload, ContentFormat format) {
+        return send(withPayload(Code.POST, payload, format));
     }
 
-    public CompletableFuture<CoapResponse> putAsync(String payload, int contentFormat) {
-        return putAsync(utf8(payload), contentFormat);
+    public CompletableFuture<CoapResponse> putAsync(String payload, ContentFormat format) {
+        return putAsync(utf8(payload), format);
     }
 
-    public CompletableFuture<CoapResponse> putAsync(byte[] payload, int contentFormat) {
-        return send(withPayload(Code.PUT, payload, contentFormat));
+    public CompletableFuture<CoapResponse> putAsync(byte[] payload, ContentFormat format) {
+        return send(withPayload(Code.PUT, payload, format));
     }
 
     public CompletableFuture<CoapResponse> deleteAsync() {
         return send(newRequest(Code.DELETE));
     }
 
-    public CompletableFuture<CoapResponse> fetchAsync(byte[] payload, int contentFormat) {
-        return send(withPayload(Code.FETCH, payload, contentFormat));
+    public CompletableFuture<CoapResponse> fetchAsync(byte[] payload, ContentFormat format) {
+        return send(withPayload(Code.FETCH, payload, format));
     }
 
-    public CompletableFuture<CoapResponse> patchAsync(byte[] payload, int contentFormat) {
-        return send(withPayload(Code.PATCH, payload, contentFormat));
+    public CompletableFuture<CoapResponse> patchAsync(byte[] payload, ContentFormat format) {
+        return send(withPayload(Code.PATCH, payload, format));
     }
 
-    public CompletableFuture<CoapResponse> ipatchAsync(byte[] payload, int contentFormat) {
-        return send(withPayload(Code.IPATCH, payload, contentFormat));
+    public CompletableFuture<CoapResponse> ipatchAsync(byte[] payload, ContentFormat format) {
+        return send(withPayload(Code.IPATCH, payload, format));
     }
 
     /**
@@ -229,7 +263,7 @@ public class CoapClient {
      */
     public CompletableFuture<CoapResponse> advancedAsync(Request request) {
         Request r = request.peer() != null ? request : request.newBuilder().peer(peer()).build();
-        return ClientCall.send(getEndpoint(), r, getTimeout());
+        return ClientCall.send(endpoint(), r, timeout());
     }
 
     // --- CoapHandler ------------------------------------------------------------------------------
@@ -238,16 +272,40 @@ public class CoapClient {
         deliver(getAsync(), handler);
     }
 
-    public void post(CoapHandler handler, String payload, int contentFormat) {
-        deliver(postAsync(payload, contentFormat), handler);
+    public void get(CoapHandler handler, ContentFormat accept) {
+        deliver(getAsync(accept), handler);
     }
 
-    public void put(CoapHandler handler, String payload, int contentFormat) {
-        deliver(putAsync(payload, contentFormat), handler);
+    public void post(CoapHandler handler, String payload, ContentFormat format) {
+        deliver(postAsync(payload, format), handler);
+    }
+
+    public void post(CoapHandler handler, byte[] payload, ContentFormat format) {
+        deliver(postAsync(payload, format), handler);
+    }
+
+    public void put(CoapHandler handler, String payload, ContentFormat format) {
+        deliver(putAsync(payload, format), handler);
+    }
+
+    public void put(CoapHandler handler, byte[] payload, ContentFormat format) {
+        deliver(putAsync(payload, format), handler);
     }
 
     public void delete(CoapHandler handler) {
         deliver(deleteAsync(), handler);
+    }
+
+    public void fetch(CoapHandler handler, byte[] payload, ContentFormat format) {
+        deliver(fetchAsync(payload, format), handler);
+    }
+
+    public void patch(CoapHandler handler, byte[] payload, ContentFormat format) {
+        deliver(patchAsync(payload, format), handler);
+    }
+
+    public void ipatch(CoapHandler handler, byte[] payload, ContentFormat format) {
+        deliver(ipatchAsync(payload, format), handler);
     }
 
     public void advanced(CoapHandler handler, Request request) {
@@ -262,16 +320,12 @@ public class CoapClient {
      * {@link CoapObserveRelation} for ordering, re-registration and cancellation.
      */
     public CoapObserveRelation observe(CoapHandler handler) {
-        Request.Builder b = newRequest(Code.GET);
-        b.options().observe(0);
-        return observe(b.build(), handler);
+        return observe(newRequest(Code.GET).observe(0).build(), handler);
     }
 
     /** As {@link #observe(CoapHandler)} with Accept {@code accept}. */
-    public CoapObserveRelation observe(CoapHandler handler, int accept) {
-        Request.Builder b = newRequest(Code.GET);
-        b.options().observe(0).accept(accept);
-        return observe(b.build(), handler);
+    public CoapObserveRelation observe(CoapHandler handler, ContentFormat accept) {
+        return observe(newRequest(Code.GET).observe(0).accept(accept).build(), handler);
     }
 
     /**
@@ -280,9 +334,12 @@ public class CoapClient {
      */
     public CoapObserveRelation observe(Request request, CoapHandler handler) {
         Request r = request.peer() != null ? request : request.newBuilder().peer(peer()).build();
-        CoapEndpoint e = getEndpoint();
-        return CoapObserveRelation.start(e, r, handler, getTimeout(),
+        CoapEndpoint e = endpoint();
+        observations.removeIf(CoapObserveRelation::isCanceled);
+        CoapObserveRelation relation = CoapObserveRelation.start(e, r, handler, timeout(),
                 e.config().get(CoapConfig.OBSERVE_REREGISTRATION_MARGIN));
+        observations.add(relation);
+        return relation;
     }
 
     /**
@@ -323,7 +380,7 @@ public class CoapClient {
     }
 
     public CompletableFuture<Boolean> pingAsync(Duration timeout) {
-        return ClientCall.ping(getEndpoint(), peer(), timeout);
+        return ClientCall.ping(endpoint(), peer(), timeout);
     }
 
     /** All links of the host's {@code /.well-known/core} (RFC 6690 §4). */
@@ -344,16 +401,15 @@ public class CoapClient {
     public CompletableFuture<List<WebLink>> discoverAsync(String query) {
         List<String> q = query == null || query.isEmpty() ? List.of() : List.of(query.split("&"));
         CoapUri wellKnown = CoapUri.of(false, uri.host(), uri.port(), List.of(".well-known", "core"), q);
-        Request.Builder b = Request.get().uri(wellKnown).type(type).peer(peer());
-        b.options().accept(40);
-        return ClientCall.send(getEndpoint(), b.build(), getTimeout()).thenApply(CoapClient::links);
+        Request r = Request.get().uri(wellKnown).type(type).peer(peer()).accept(ContentFormat.LINK_FORMAT).build();
+        return ClientCall.send(endpoint(), r, timeout()).thenApply(CoapClient::links);
     }
 
     private static List<WebLink> links(CoapResponse r) {
         if (!r.code().equals(Code.CONTENT)) {
             throw new CoapClientException("discovery answered " + r.code() + " instead of 2.05", r);
         }
-        if (r.contentFormat() != 40) {
+        if (!ContentFormat.LINK_FORMAT.equals(r.contentFormat())) {
             throw new CoapClientException("discovery answered Content-Format " + r.contentFormat()
                     + " instead of 40 (application/link-format)", r);
         }
@@ -368,23 +424,37 @@ public class CoapClient {
 
     /**
      * A request builder for this client's URI, type and destination, to add options before
-     * {@link #advanced(Request)}: {@code client.advanced(client.newRequest(Code.GET).payload(...).build())}.
+     * {@link #advanced(Request)}: {@code client.advanced(client.newRequest(Code.GET).accept(ContentFormat.JSON).build())}.
      */
     public Request.Builder newRequest(Code method) {
         return Request.builder(method).uri(uri).type(type).peer(peer());
     }
 
-    private Request.Builder withPayload(Code method, byte[] payload, int contentFormat) {
-        Request.Builder b = newRequest(method).payload(payload);
-        b.options().contentFormat(contentFormat);
-        return b;
+    /**
+     * Ends this client's observations locally (RFC 7641 §3.6: the server's next notification is
+     * answered RST) and destroys the endpoint if this client owns it ({@link #builder}). The
+     * shared default endpoint and an endpoint handed in stay. Idempotent.
+     */
+    @Override
+    public void close() {
+        for (CoapObserveRelation r : observations) {
+            r.reactiveCancel();
+        }
+        observations.clear();
+        if (ownsEndpoint) {
+            endpoint.destroy();
+        }
+    }
+
+    private Request.Builder withPayload(Code method, byte[] payload, ContentFormat format) {
+        return newRequest(method).payload(payload).contentFormat(format);
     }
 
     private CompletableFuture<CoapResponse> send(Request.Builder b) {
-        return ClientCall.send(getEndpoint(), b.build(), getTimeout());
+        return ClientCall.send(endpoint(), b.build(), timeout());
     }
 
-    /** The destination: an IP literal directly, a host name resolved once per {@link #setUri}. */
+    /** The destination: an IP literal directly, a host name resolved once per {@link #uri(String)}. */
     private EndpointContext peer() {
         InetSocketAddress d = destination;
         if (d == null) {
@@ -403,8 +473,7 @@ public class CoapClient {
         Objects.requireNonNull(handler, "handler");
         future.whenComplete((r, t) -> {
             if (t != null) {
-                handler.onError(t instanceof java.util.concurrent.CompletionException && t.getCause() != null
-                        ? t.getCause() : t);
+                handler.onError(t instanceof CompletionException && t.getCause() != null ? t.getCause() : t);
             } else {
                 handler.onLoad(r);
             }

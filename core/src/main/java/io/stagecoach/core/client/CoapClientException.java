@@ -1,7 +1,5 @@
 package io.stagecoach.core.client;
 
-import io.stagecoach.core.network.CoapException;
-
 /**
  * A client call got a response, but not one it can use: e.g. {@link CoapClient#discover()} answered
  * with an error code or a payload that is not link-format. The response is kept for inspection.

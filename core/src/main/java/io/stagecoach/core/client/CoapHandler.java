@@ -11,9 +11,9 @@ public interface CoapHandler {
     void onLoad(CoapResponse response);
 
     /**
-     * No response: {@link io.stagecoach.core.network.CoapTimeoutException} (no answer in time),
-     * {@link io.stagecoach.core.network.CoapRejectedException} (the server sent RST), or another
-     * {@link io.stagecoach.core.network.CoapException} (endpoint stopped, send failed, cancelled).
+     * No response: {@link CoapTimeoutException} (no answer in time), {@link CoapRejectedException}
+     * (the server sent RST), or another {@link CoapException} (endpoint stopped, send failed,
+     * cancelled).
      */
     void onError(Throwable error);
 }

@@ -3,10 +3,9 @@ package io.stagecoach.core.client;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.coap.Token;
-import io.stagecoach.core.network.CoapEndpoint;
-import io.stagecoach.core.network.CoapTimeoutException;
+import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.core.network.Exchange;
-import io.stagecoach.core.network.stack.ObserveSequence;
+import io.stagecoach.core.network.internal.layers.ObserveSequence;
 import io.stagecoach.elements.time.Cancellable;
 import io.stagecoach.elements.time.Scheduler;
 import java.time.Duration;
@@ -82,7 +81,7 @@ public final class CoapObserveRelation {
     }
 
     /** The last fresh notification or response, or {@code null} before the first one. */
-    public synchronized CoapResponse getCurrent() {
+    public synchronized CoapResponse current() {
         return latest;
     }
 
@@ -212,7 +211,7 @@ public final class CoapObserveRelation {
             return;
         }
         forget();
-        handler.onError(cause);
+        handler.onError(ClientCall.translate(cause));
     }
 
     /** Runs on the endpoint's timer: re-registers after Max-Age + margin, fails an unanswered registration. */

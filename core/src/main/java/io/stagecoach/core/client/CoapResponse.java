@@ -1,6 +1,7 @@
 package io.stagecoach.core.client;
 
 import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.coap.OptionSet;
 import io.stagecoach.core.coap.Response;
 import java.time.Duration;
@@ -44,9 +45,10 @@ public final class CoapResponse {
         return response.payloadString();
     }
 
-    /** Content-Format of the payload, or -1 (RFC 7252 §5.10.3). */
-    public int contentFormat() {
-        return response.options().contentFormat();
+    /** Content-Format of the payload (RFC 7252 §5.10.3), or {@code null} when the response has none. */
+    public ContentFormat contentFormat() {
+        int number = response.options().contentFormat();
+        return number < 0 ? null : ContentFormat.valueOf(number);
     }
 
     /** Location-Path and Location-Query as a relative URI, e.g. {@code /items/7?v=1}; "" when absent (RFC 7252 §5.10.7). */

@@ -1,21 +1,30 @@
 package io.stagecoach.core.client;
 
-import io.stagecoach.core.network.CoapEndpoint;
-import io.stagecoach.elements.udp.UdpConnector;
+import io.stagecoach.core.config.CoapConfig;
+import io.stagecoach.core.endpoint.CoapEndpoint;
+import io.stagecoach.elements.config.Configuration;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.util.Objects;
 
 /**
  * The client endpoint shared by every {@link CoapClient} without one of its own: created and
  * started on first use, on UDP, an ephemeral port of every interface (so it reaches IPv4 and
- * IPv6 servers alike); {@link #shutdown()} destroys it and the next use creates a fresh one.
+ * IPv6 servers alike), with the configuration of {@link #configure} or else the defaults with the
+ * system properties {@code stagecoach.<key>} applied; {@link #shutdown()} destroys it and the next
+ * use creates a fresh one.
  */
 final class DefaultEndpoint {
 
     private static CoapEndpoint endpoint;
+    private static Configuration config;
 
     private DefaultEndpoint() {
+    }
+
+    static synchronized void configure(Configuration configuration) {
+        config = Objects.requireNonNull(configuration, "configuration");
     }
 
     static synchronized CoapEndpoint get() {
@@ -23,9 +32,8 @@ final class DefaultEndpoint {
             if (endpoint != null) {
                 endpoint.destroy();
             }
-            CoapEndpoint e = CoapEndpoint.builder()
-                    .connector(UdpConnector.builder().bindAddress(new InetSocketAddress(0)).build())
-                    .build();
+            Configuration c = config != null ? config : CoapConfig.builder().applySystemProperties().build();
+            CoapEndpoint e = CoapEndpoint.builder().udp(new InetSocketAddress(0)).config(c).build();
             try {
                 e.start();
             } catch (IOException ex) {

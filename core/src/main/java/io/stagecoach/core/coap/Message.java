@@ -4,6 +4,7 @@ import io.stagecoach.elements.EndpointContext;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * A CoAP message (RFC 7252 §3): immutable; one of {@link Request}, {@link Response} or
@@ -226,6 +227,25 @@ public abstract class Message {
         public B options(OptionSet options) {
             this.options = Objects.requireNonNull(options, "options");
             this.optionsBuilder = null;
+            return self();
+        }
+
+        /**
+         * Edits the options in place and returns this builder, to keep a chain going:
+         * {@code Request.get().uri(u).options(o -> o.ifNoneMatch()).build()}.
+         */
+        public B options(Consumer<OptionSet.Builder> edit) {
+            edit.accept(options());
+            return self();
+        }
+
+        /** Sets Content-Format (RFC 7252 §5.10.3); {@code null} removes it. */
+        public B contentFormat(ContentFormat format) {
+            if (format == null) {
+                options().remove(OptionNumber.CONTENT_FORMAT);
+            } else {
+                options().contentFormat(format.number());
+            }
             return self();
         }
 

@@ -29,7 +29,7 @@ import java.util.List;
  *
  * <p>Length: a little over 500 lines because it holds one typed getter per option RFC 7252,
  * 7641, 7959, 7967, 8613, 8768 and 9175 define, next to the positional access the codec and the
- * allocation-free request checks use (issue 10); splitting the getters off would only move them
+ * allocation-free request checks use; splitting the getters off would only move them
  * behind a second class every caller must know.
  */
 public final class OptionSet implements Iterable<Option> {

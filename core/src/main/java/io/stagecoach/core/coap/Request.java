@@ -130,6 +130,18 @@ public final class Request extends Message {
             return this;
         }
 
+        /** Sets Accept (RFC 7252 §5.10.4). */
+        public Builder accept(ContentFormat format) {
+            options().accept(format.number());
+            return this;
+        }
+
+        /** Sets Observe (RFC 7641 §2): 0 registers, 1 deregisters. */
+        public Builder observe(int value) {
+            options().observe(value);
+            return this;
+        }
+
         public Request build() {
             return new Request(this, builtOptions());
         }

@@ -1,16 +1,18 @@
 package io.stagecoach.core.config;
 
-import io.stagecoach.core.network.dedup.DeduplicationMode;
-import io.stagecoach.core.network.cc.CongestionControlMode;
-
+import io.stagecoach.elements.config.Configuration;
 import io.stagecoach.elements.config.Definition;
+import io.stagecoach.elements.config.Definitions;
 import io.stagecoach.elements.config.ModuleDefinitions;
+import io.stagecoach.elements.config.UdpConfig;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 
 /**
- * Settings of the CoAP protocol stage, server and client (group "CoAP"). Read them with
- * {@code configuration.get(CoapConfig.ACK_TIMEOUT)}, which returns a {@link Duration}.
+ * Settings of the CoAP protocol stage, server and client (group "CoAP"), and the entry point to a
+ * {@link Configuration} of every Stagecoach setting: {@link #defaults()}, or
+ * {@link #builder()} to load a properties file, apply system properties and set values in code.
+ * Read them with {@code configuration.get(CoapConfig.ACK_TIMEOUT)}, which returns a {@link Duration}.
  *
  * <p>The transmission parameters use the names and defaults of RFC 7252 §4.8. EXCHANGE_LIFETIME
  * and NON_LIFETIME are derived from them in §4.8.2 but are plain settings here with the RFC's
@@ -42,16 +44,6 @@ public final class CoapConfig {
     public static final Definition<Integer> NSTART = Definition.integer("coap.nstart")
             .defaultValue(1).range(1, 1000)
             .doc("NSTART: outstanding interactions a client may have with one server (RFC 7252 §4.7).")
-            .build();
-
-    public static final Definition<Duration> DEFAULT_LEISURE = Definition.duration("coap.default-leisure", ChronoUnit.MILLIS)
-            .defaultValue(Duration.ofSeconds(5)).max(Duration.ofHours(1))
-            .doc("DEFAULT_LEISURE: time a server may spread responses to a multicast request over (RFC 7252 §8.2).")
-            .build();
-
-    public static final Definition<Double> PROBING_RATE = Definition.decimal("coap.probing-rate")
-            .defaultValue(1.0).range(0.001, 1e9).unit("byte/s")
-            .doc("PROBING_RATE: average data rate towards a peer that does not respond (RFC 7252 §4.7).")
             .build();
 
     public static final Definition<Duration> EXCHANGE_LIFETIME = Definition.duration("coap.exchange-lifetime", ChronoUnit.SECONDS)
@@ -183,7 +175,7 @@ public final class CoapConfig {
             .doc("Threads of the protocol stage; 0 runs the protocol inline on the connector's receive"
                     + " thread, saving a hand-off when handlers are fast. On one core a pool adds two context"
                     + " switches per request and no parallelism, so the default there is inline"
-                    + " (docs/benchmarks.md, issue 10).")
+                    + " (docs/benchmarks.md).")
             .build();
 
     public static final Definition<Integer> PROTOCOL_QUEUE_CAPACITY = Definition.integer("coap.protocol-queue-capacity")
@@ -268,7 +260,7 @@ public final class CoapConfig {
     /** All CoAP definitions. */
     public static final ModuleDefinitions DEFINITIONS = ModuleDefinitions.of("CoAP",
             "The protocol stage, server and client (package `io.stagecoach.core`).",
-            ACK_TIMEOUT, ACK_RANDOM_FACTOR, MAX_RETRANSMIT, NSTART, DEFAULT_LEISURE, PROBING_RATE,
+            ACK_TIMEOUT, ACK_RANDOM_FACTOR, MAX_RETRANSMIT, NSTART,
             EXCHANGE_LIFETIME, NON_LIFETIME, MAX_RTO, CONGESTION_CONTROL, CONGESTION_PEER_CAPACITY,
             SEPARATE_ACK_DELAY, TOKEN_LENGTH, MID_MAX_PEERS, OVERLOAD_MAX_AGE,
             LIMIT_MAX_OPTIONS, LIMIT_MAX_OPTION_BYTES, LIMIT_MAX_URI_PATH_SEGMENTS,
@@ -281,9 +273,30 @@ public final class CoapConfig {
             CLIENT_TIMEOUT);
 
     /**
+     * Every group of settings the library reads, in documentation order: the UDP connectors'
+     * ({@link UdpConfig}) and the CoAP stage's ({@link #DEFINITIONS}).
+     */
+    public static final Definitions ALL = Definitions.of(UdpConfig.DEFINITIONS, DEFINITIONS);
+
+    /** Every setting at its definition's default: what endpoints and servers use unless given one. */
+    public static Configuration defaults() {
+        return DEFAULTS;
+    }
+
+    /**
+     * A builder that knows every setting ({@link #ALL}): {@code CoapConfig.builder().loadFile(path)
+     * .applySystemProperties().set(CoapConfig.NSTART, 2).build()}.
+     */
+    public static Configuration.Builder builder() {
+        return Configuration.builder(ALL);
+    }
+
+    private static final Configuration DEFAULTS = Configuration.builder(ALL).build();
+
+    /**
      * Default of {@link #DEDUP_MAX_ENTRIES}: half of {@code maxHeapBytes} at 72 bytes per entry
      * (an IPv4 STRICT entry with a 20-byte reply measured 73 B), clamped to 10,000..100,000,000.
-     * Issue 10: with -Xmx256m this is 1,864,135 entries under G1 and 1,802,240 under the serial
+     * With -Xmx256m this is 1,864,135 entries under G1 and 1,802,240 under the serial
      * collector (whose maximum excludes a survivor space), i.e. 7,296 to 7,547 new STRICT requests
      * per second sustained over the 247 s EXCHANGE_LIFETIME.
      */
@@ -295,7 +308,7 @@ public final class CoapConfig {
     /**
      * Default of {@link #PROTOCOL_THREADS}: one thread per core, except inline (0) on a single
      * core, where hand-offs between receive, protocol and send threads cost context switches and
-     * buy no parallelism (measured in docs/benchmarks.md, issue 10).
+     * buy no parallelism (measured in docs/benchmarks.md).
      */
     static int defaultProtocolThreads(int cores) {
         return cores <= 1 ? 0 : cores;

@@ -97,10 +97,7 @@ public final class Exchange {
         this.currentRequest = request;
     }
 
-    public Origin origin() {
-        return local ? Origin.LOCAL : Origin.REMOTE;
-    }
-
+    /** Whether this endpoint sent the request ({@link Origin#LOCAL}, client side). */
     public boolean isLocal() {
         return local;
     }
@@ -114,15 +111,16 @@ public final class Exchange {
         return request;
     }
 
-    /** The request message currently on the wire (a block, a re-registration...). */
     /**
-     * Replaces the whole request by one reassembled from blocks (RFC 7959 §2.5); the block on the
-     * wire stays in {@link #currentRequest()}. Only the blockwise layer calls this, holding the exchange.
+     * Replaces the request the upper stage sees: one reassembled from blocks (RFC 7959 §2.5), or
+     * the inner request a layer unsealed. The message on the wire stays in
+     * {@link #currentRequest()}. Called by layers, holding the exchange.
      */
     public void setRequest(Request whole) {
         this.request = Objects.requireNonNull(whole, "request");
     }
 
+    /** The request message currently on the wire (a block, a re-registration...). */
     public Request currentRequest() {
         return currentRequest;
     }
@@ -238,7 +236,7 @@ public final class Exchange {
      * As {@link #execute(Runnable)} for work given the exchange: a caller can keep one such
      * consumer for all exchanges instead of building a task per call (24 B per request).
      */
-    void executeWith(Consumer<Exchange> work) {
+    public void executeWith(Consumer<Exchange> work) {
         synchronized (this) {
             Thread previous = owner;
             owner = Thread.currentThread();
@@ -282,6 +280,6 @@ public final class Exchange {
 
     @Override
     public String toString() {
-        return "Exchange[" + origin() + " " + peer + " " + request.code() + " token=" + request.token() + "]";
+        return "Exchange[" + (local ? Origin.LOCAL : Origin.REMOTE) + " " + peer + " " + request.code() + " token=" + request.token() + "]";
     }
 }

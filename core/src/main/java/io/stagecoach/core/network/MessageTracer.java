@@ -4,6 +4,7 @@ import io.stagecoach.core.coap.EmptyMessage;
 import io.stagecoach.core.coap.Message;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
+import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,7 +33,7 @@ public final class MessageTracer implements MessageInterceptor {
     }
 
     public MessageTracer(Sink sink) {
-        this.sink = java.util.Objects.requireNonNull(sink, "sink");
+        this.sink = Objects.requireNonNull(sink, "sink");
     }
 
     @Override

@@ -1,8 +1,10 @@
 package io.stagecoach.core.server;
 
-import io.stagecoach.elements.NamedThreadFactory;
+import io.stagecoach.elements.concurrent.NamedThreadFactory;
+import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Executor;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -48,7 +50,7 @@ public final class BoundedExecutors {
      * Waits until every thread of an executor made here has ended (after its shutdown), at most
      * {@code timeout}; {@code true} when none is left or the executor is not one of these.
      */
-    public static boolean joinThreads(java.util.concurrent.Executor executor, java.time.Duration timeout) {
+    public static boolean joinThreads(Executor executor, Duration timeout) {
         if (executor instanceof ThreadPoolExecutor pool && pool.getThreadFactory() instanceof NamedThreadFactory f) {
             return f.joinAll(timeout);
         }

@@ -1,10 +1,12 @@
 package io.stagecoach.core.server;
 
 import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.coap.OptionSet;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.network.Exchange;
+import io.stagecoach.core.server.internal.ContentFormatSets;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.net.InetSocketAddress;
@@ -51,7 +53,7 @@ public final class CoapExchange {
     private final boolean notification;
     private volatile Map<String, String> query;
 
-    public CoapExchange(Exchange exchange, Resource resource, ExchangeResponder responder) {
+    CoapExchange(Exchange exchange, Resource resource, ExchangeResponder responder) {
         this(exchange, resource, responder, -1, false);
     }
 
@@ -112,17 +114,19 @@ public final class CoapExchange {
         return request().options();
     }
 
-    /** Content-Format of the request payload, or -1. */
-    public int requestContentFormat() {
-        return request().options().contentFormat();
+    /** Content-Format of the request payload (RFC 7252 §5.10.3), or {@code null} when it has none. */
+    public ContentFormat requestContentFormat() {
+        int number = request().options().contentFormat();
+        return number < 0 ? null : ContentFormat.valueOf(number);
     }
 
     /**
-     * The request's Accept option, or -1 (RFC 7252 §5.10.4). (Named so because {@link #accept()}
-     * is the empty ACK, as in Californium.)
+     * The request's Accept option (RFC 7252 §5.10.4), or {@code null} when it has none. (Named so
+     * because {@link #accept()} is the empty ACK, as in Californium.)
      */
-    public int acceptFormat() {
-        return request().options().accept();
+    public ContentFormat acceptFormat() {
+        int number = request().options().accept();
+        return number < 0 ? null : ContentFormat.valueOf(number);
     }
 
     public InetSocketAddress sourceAddress() {
@@ -180,10 +184,10 @@ public final class CoapExchange {
         send(code, Response.forRequest(request(), code).payload(text).options(ContentFormatSets.only(0)));
     }
 
-    /** Responds {@code code} with {@code payload} in {@code contentFormat}. */
-    public void respond(Code code, byte[] payload, int contentFormat) {
+    /** Responds {@code code} with {@code payload} in {@code format}. */
+    public void respond(Code code, byte[] payload, ContentFormat format) {
         Response.Builder b = Response.forRequest(request(), code).payload(payload);
-        send(code, b.options(ContentFormatSets.only(contentFormat))); // shared set: no OptionSet built (~200 B)
+        send(code, b.options(ContentFormatSets.only(format.number()))); // shared set: no OptionSet built (~200 B)
     }
 
     /** Responds {@code code} after {@code spec} set payload and options (see {@link ResponseSpec}). */

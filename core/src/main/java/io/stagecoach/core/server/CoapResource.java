@@ -1,7 +1,9 @@
 package io.stagecoach.core.server;
 
 import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.coap.Type;
+import io.stagecoach.core.link.LinkAttributes;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -300,30 +302,31 @@ public class CoapResource implements Resource {
     /**
      * Advertises {@code ct} (RFC 7252 §7.2.1) and declares these the only formats the resource
      * serves: a request whose Accept is none of them is answered 4.06 before the handler runs.
-     * To advertise without enforcing, use {@link #advertiseContentFormats(int...)}.
+     * To advertise without enforcing, use {@link #advertiseContentFormats(ContentFormat...)}.
      */
-    public CoapResource contentFormats(int... formats) {
+    public CoapResource contentFormats(ContentFormat... formats) {
         advertiseContentFormats(formats);
-        declaredFormats = formats.clone();
+        declareFormats(formats);
         return this;
     }
 
     /** Advertises {@code ct} only; Accept is not checked. */
-    public CoapResource advertiseContentFormats(int... formats) {
+    public CoapResource advertiseContentFormats(ContentFormat... formats) {
         List<String> values = new ArrayList<>(formats.length);
-        for (int f : formats) {
-            if (f < 0 || f > 0xFFFF) {
-                throw new IllegalArgumentException("Content-Format " + f + " out of range 0..65535");
-            }
-            values.add(Integer.toString(f));
+        for (ContentFormat f : formats) {
+            values.add(Integer.toString(f.number()));
         }
         attributes.set(LinkAttributes.CONTENT_TYPE, values);
         return this;
     }
 
     /** Declares the served formats for the Accept check without advertising them; none clears it. */
-    public CoapResource declareFormats(int... formats) {
-        declaredFormats = formats.length == 0 ? null : formats.clone();
+    public CoapResource declareFormats(ContentFormat... formats) {
+        int[] numbers = new int[formats.length];
+        for (int i = 0; i < formats.length; i++) {
+            numbers[i] = formats[i].number();
+        }
+        declaredFormats = formats.length == 0 ? null : numbers;
         return this;
     }
 

@@ -1,13 +1,17 @@
 package io.stagecoach.core.server;
 
 import io.stagecoach.core.config.CoapConfig;
-import io.stagecoach.core.network.CoapEndpoint;
+import io.stagecoach.core.endpoint.CoapEndpoint;
+import io.stagecoach.core.network.internal.Overload;
+import io.stagecoach.core.server.internal.ObserverBudget;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,18 +61,13 @@ public final class CoapServer {
             tree.root().setExecutor(b.resourceExecutor());
         }
         WellKnownCoreResource.install(tree.root());
-        ObserverBudget budget = endpoints.isEmpty()
-                ? new ObserverBudget(CoapConfig.OBSERVE_MAX_OBSERVERS.defaultValue(),
-                        CoapConfig.OBSERVE_MAX_OBSERVERS_PER_PEER.defaultValue())
-                : new ObserverBudget(endpoints.get(0).config().get(CoapConfig.OBSERVE_MAX_OBSERVERS),
-                        endpoints.get(0).config().get(CoapConfig.OBSERVE_MAX_OBSERVERS_PER_PEER));
+        // one budget for the whole server: its first endpoint's configuration sets the limits
+        ObserverBudget budget = new ObserverBudget(endpoints.get(0).config().get(CoapConfig.OBSERVE_MAX_OBSERVERS),
+                endpoints.get(0).config().get(CoapConfig.OBSERVE_MAX_OBSERVERS_PER_PEER));
         for (CoapEndpoint endpoint : endpoints) {
-            long maxAge = endpoint.config().get(CoapConfig.OVERLOAD_MAX_AGE).toSeconds();
-            ServerMessageDeliverer deliverer = new ServerMessageDeliverer(tree, new EndpointResponder(endpoint), maxAge);
+            ServerMessageDeliverer deliverer = new ServerMessageDeliverer(tree, new EndpointResponder(endpoint),
+                    Overload.maxAgeSeconds(endpoint.config()), b.handlerInterceptors());
             deliverer.observeLimits(endpoint.config().get(CoapConfig.OBSERVE_MAX_OBSERVERS_PER_RESOURCE), budget);
-            if (b.faults() != null) {
-                deliverer.faults(b.faults());
-            }
             endpoint.setMessageDeliverer(deliverer);
             deliverers.add(deliverer);
         }
@@ -91,7 +90,7 @@ public final class CoapServer {
     }
 
     /** The root of the tree (requests with an empty Uri-Path reach it: 4.05 by default). */
-    public CoapResource getRoot() {
+    public CoapResource root() {
         return tree.root();
     }
 
@@ -128,7 +127,7 @@ public final class CoapServer {
 
     /**
      * Stops every endpoint; {@link #start()} may follow (an endpoint bound to port 0 then binds
-     * another free port: read {@link #getPort()} again). Idempotent.
+     * another free port: read {@link #port()} again). Idempotent.
      */
     public synchronized void stop() {
         if (state != State.RUNNING) {
@@ -154,9 +153,9 @@ public final class CoapServer {
         if (ownedExecutor != null) {
             ownedExecutor.shutdownNow();
             try {
-                ownedExecutor.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
+                ownedExecutor.awaitTermination(5, TimeUnit.SECONDS);
                 // a terminated pool's workers may still be on their way out: destroy() joins them
-                BoundedExecutors.joinThreads(ownedExecutor, java.time.Duration.ofSeconds(5));
+                BoundedExecutors.joinThreads(ownedExecutor, Duration.ofSeconds(5));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -168,7 +167,7 @@ public final class CoapServer {
         return state == State.RUNNING;
     }
 
-    public List<CoapEndpoint> getEndpoints() {
+    public List<CoapEndpoint> endpoints() {
         return endpoints;
     }
 
@@ -182,11 +181,11 @@ public final class CoapServer {
     }
 
     /** The bound port of the first endpoint (the one a port-0 server picked once started). */
-    public int getPort() {
+    public int port() {
         return endpoints.get(0).address().getPort();
     }
 
-    /** Delivery counters of each endpoint, in {@link #getEndpoints()} order. */
+    /** Delivery counters of each endpoint, in {@link #endpoints()} order. */
     public List<ServerCounters> counters() {
         List<ServerCounters> out = new ArrayList<>(deliverers.size());
         deliverers.forEach(d -> out.add(d.counters()));

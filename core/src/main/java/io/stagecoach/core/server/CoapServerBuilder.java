@@ -1,18 +1,20 @@
 package io.stagecoach.core.server;
 
-import io.stagecoach.core.network.CoapEndpoint;
-import io.stagecoach.core.network.CoapEndpointBuilder;
-import io.stagecoach.core.network.faults.FaultInjector;
+import io.stagecoach.core.config.CoapConfig;
+import io.stagecoach.core.endpoint.CoapEndpoint;
+import io.stagecoach.core.endpoint.CoapEndpointBuilder;
+import io.stagecoach.core.network.MessageInterceptor;
+import io.stagecoach.core.network.stack.LayerStack;
 import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.config.Configuration;
 import io.stagecoach.elements.time.Scheduler;
-import io.stagecoach.elements.udp.UdpConnector;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -20,26 +22,32 @@ import java.util.function.Supplier;
  *
  * <pre>{@code
  * CoapServer server = CoapServer.builder()
+ *         .config(CoapConfig.builder().loadFile(Path.of("stagecoach.properties")).build())
  *         .udp(new InetSocketAddress(5683))
- *         .epoll(new InetSocketAddress(5783))
+ *         .netty(new InetSocketAddress(5783))
+ *         .layers(stack -> stack.addAbove(LayerStack.TOKEN, "seal", new SealLayer()))
  *         .resourceThreads(4, 1000)
  *         .build();
  * }</pre>
  *
- * Endpoints from {@link #udp}/{@link #epoll} are created at {@link #build()} with this builder's
- * {@link #config}, {@link #scheduler} and {@link #protocolExecutor}; an {@link #endpoint} handed in
- * ready-built (in-memory network, custom layers) keeps its own. Without any endpoint the server
- * listens on UDP port 5683 of every interface.
+ * The endpoints of {@link #udp}, {@link #netty} and {@link #connector} are created at
+ * {@link #build()} with this builder's {@link #config} (for {@code udp}/{@code netty} including
+ * the {@code udp.*} settings of the connectors they create), {@link #scheduler} (those
+ * connectors' clock too), {@link #protocolExecutor}, {@link #layers}, {@link #interceptor}s and
+ * {@link #configureEndpoints} edits. An {@link #endpoint} handed in
+ * ready-built keeps its own. Without any endpoint the server listens on UDP port 5683 of every
+ * interface.
  */
 public final class CoapServerBuilder {
 
     private final List<Supplier<CoapEndpoint>> endpoints = new ArrayList<>();
-    private Configuration config;
+    private final List<Consumer<CoapEndpointBuilder>> endpointEdits = new ArrayList<>();
+    private final List<HandlerInterceptor> handlerInterceptors = new ArrayList<>();
+    private Configuration config = CoapConfig.defaults();
     private Scheduler scheduler;
     private Executor protocolExecutor;
     private Executor resourceExecutor;
     private ExecutorService ownedExecutor;
-    private FaultInjector faults;
 
     CoapServerBuilder() {
     }
@@ -47,35 +55,49 @@ public final class CoapServerBuilder {
     /** An endpoint on the JDK UDP connector bound to {@code bind} (port 0: a free port). */
     public CoapServerBuilder udp(InetSocketAddress bind) {
         Objects.requireNonNull(bind, "bind");
-        endpoints.add(() -> endpoint(UdpConnector.builder().bindAddress(bind).build()));
+        endpoints.add(() -> endpoint(b -> b.udp(bind)));
         return this;
     }
 
     /**
-     * An endpoint on the Netty connector (native epoll with SO_REUSEPORT on Linux, NIO elsewhere).
-     * Netty is an optional dependency: without it on the class path {@link #build()} throws
-     * IllegalStateException.
+     * An endpoint on the Netty UDP connector: native epoll with {@code udp.netty-channels}
+     * SO_REUSEPORT channels on Linux, one NIO channel elsewhere. Netty is an optional dependency:
+     * without it on the class path {@link #build()} throws IllegalStateException.
      */
-    public CoapServerBuilder epoll(InetSocketAddress bind) {
+    public CoapServerBuilder netty(InetSocketAddress bind) {
         Objects.requireNonNull(bind, "bind");
-        endpoints.add(() -> endpoint(NettyConnectors.create(bind)));
+        endpoints.add(() -> endpoint(b -> b.netty(bind)));
         return this;
     }
 
-    /** An endpoint built elsewhere (in-memory network, extra layers); the server takes it over. */
+    /**
+     * An endpoint on a connector built elsewhere (an in-memory network, a connector of the
+     * caller's), created with this builder's settings like those of {@link #udp}; the connector
+     * keeps its own settings.
+     */
+    public CoapServerBuilder connector(Connector connector) {
+        Objects.requireNonNull(connector, "connector");
+        endpoints.add(() -> endpoint(b -> b.connector(connector)));
+        return this;
+    }
+
+    /** An endpoint built elsewhere, with all its settings; the server takes it over. */
     public CoapServerBuilder endpoint(CoapEndpoint endpoint) {
         Objects.requireNonNull(endpoint, "endpoint");
         endpoints.add(() -> endpoint);
         return this;
     }
 
-    /** Configuration of the endpoints this builder creates. */
+    /** Configuration of the endpoints (and their connectors) this builder creates; default {@link CoapConfig#defaults()}. */
     public CoapServerBuilder config(Configuration config) {
         this.config = Objects.requireNonNull(config, "config");
         return this;
     }
 
-    /** Clock and timer of the endpoints this builder creates (each creates its own otherwise). */
+    /**
+     * Clock and timer of the endpoints this builder creates and of their connectors (each
+     * endpoint creates its own otherwise).
+     */
     public CoapServerBuilder scheduler(Scheduler scheduler) {
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
         return this;
@@ -91,6 +113,31 @@ public final class CoapServerBuilder {
     }
 
     /**
+     * Edits the layer stack of every endpoint this builder creates (see
+     * {@link CoapEndpointBuilder#layers}).
+     */
+    public CoapServerBuilder layers(Consumer<LayerStack.Builder> edit) {
+        Objects.requireNonNull(edit, "edit");
+        return configureEndpoints(b -> b.layers(edit));
+    }
+
+    /** Adds an interceptor to every endpoint this builder creates: it sees every message sent and received. */
+    public CoapServerBuilder interceptor(MessageInterceptor interceptor) {
+        Objects.requireNonNull(interceptor, "interceptor");
+        return configureEndpoints(b -> b.interceptor(interceptor));
+    }
+
+    /**
+     * Applies {@code edit} to the builder of every endpoint this builder creates, after its
+     * connector, configuration, clock and executor are set: the expert's hook for anything
+     * {@link CoapEndpointBuilder} offers (e.g. {@link CoapEndpointBuilder#wrapConnector}).
+     */
+    public CoapServerBuilder configureEndpoints(Consumer<CoapEndpointBuilder> edit) {
+        endpointEdits.add(Objects.requireNonNull(edit, "edit"));
+        return this;
+    }
+
+    /**
      * The default resource executor: set on the root, so every resource without its own runs its
      * handlers there. The caller owns it and shuts it down. Without one, handlers run on the
      * protocol thread.
@@ -98,18 +145,6 @@ public final class CoapServerBuilder {
     public CoapServerBuilder resourceExecutor(Executor executor) {
         this.resourceExecutor = Objects.requireNonNull(executor, "executor");
         this.ownedExecutor = null;
-        return this;
-    }
-
-    /**
-     * Chaos testing (issue 11 "Faults"): the endpoints this builder creates get
-     * {@link CoapEndpointBuilder#faults} (RECEIVER_DIES, LAYER_THROWS); every deliverer throws in
-     * handlers at the HANDLER_THROWS rate; the default resource executor (inline when there is
-     * none) rejects at the EXECUTOR_REJECTS rate. Endpoints passed to {@link #endpoint} keep their
-     * own stack and connector. Off unless called.
-     */
-    public CoapServerBuilder faults(FaultInjector faults) {
-        this.faults = Objects.requireNonNull(faults, "faults");
         return this;
     }
 
@@ -125,6 +160,12 @@ public final class CoapServerBuilder {
         return this;
     }
 
+    /** Runs {@code interceptor} around every handler of the server (see {@link HandlerInterceptor}). */
+    public CoapServerBuilder handlerInterceptor(HandlerInterceptor interceptor) {
+        handlerInterceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+        return this;
+    }
+
     public CoapServer build() {
         if (endpoints.isEmpty()) {
             udp(new InetSocketAddress(5683));
@@ -134,53 +175,39 @@ public final class CoapServerBuilder {
 
     List<CoapEndpoint> buildEndpoints() {
         List<CoapEndpoint> out = new ArrayList<>(endpoints.size());
-        for (Supplier<CoapEndpoint> s : endpoints) {
-            out.add(s.get());
+        try {
+            for (Supplier<CoapEndpoint> s : endpoints) {
+                out.add(s.get());
+            }
+        } catch (RuntimeException | Error e) {
+            out.forEach(CoapEndpoint::destroy);
+            throw e;
         }
         return out;
     }
 
     Executor resourceExecutor() {
-        if (faults == null) {
-            return resourceExecutor;
-        }
-        return faults.executor(resourceExecutor != null ? resourceExecutor : Runnable::run);
-    }
-
-    FaultInjector faults() {
-        return faults;
+        return resourceExecutor;
     }
 
     ExecutorService ownedExecutor() {
         return ownedExecutor;
     }
 
-    private CoapEndpoint endpoint(Connector connector) {
-        CoapEndpointBuilder b = CoapEndpoint.builder().connector(connector);
-        if (config != null) {
-            b.config(config);
-        }
+    List<HandlerInterceptor> handlerInterceptors() {
+        return List.copyOf(handlerInterceptors);
+    }
+
+    private CoapEndpoint endpoint(Consumer<CoapEndpointBuilder> connector) {
+        CoapEndpointBuilder b = CoapEndpoint.builder().config(config);
+        connector.accept(b);
         if (scheduler != null) {
             b.scheduler(scheduler);
         }
         if (protocolExecutor != null) {
             b.executor(protocolExecutor);
         }
-        if (faults != null) {
-            b.faults(faults);
-        }
+        endpointEdits.forEach(edit -> edit.accept(b));
         return b.build();
-    }
-
-    /** Keeps Netty classes out of this builder's linkage: they load only when epoll() is used. */
-    private static final class NettyConnectors {
-        static Connector create(InetSocketAddress bind) {
-            try {
-                return new io.stagecoach.elements.netty.NettyUdpConnector(
-                        UdpConnector.builder().bindAddress(bind).buildConfig());
-            } catch (NoClassDefFoundError e) {
-                throw new IllegalStateException("epoll(...) needs Netty (netty-transport-native-epoll) on the class path", e);
-            }
-        }
     }
 }

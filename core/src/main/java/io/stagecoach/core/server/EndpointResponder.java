@@ -1,7 +1,7 @@
 package io.stagecoach.core.server;
 
 import io.stagecoach.core.coap.Response;
-import io.stagecoach.core.network.CoapEndpoint;
+import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.core.network.Exchange;
 
 /**

@@ -13,7 +13,7 @@ import io.stagecoach.core.network.Exchange;
  * {@link #accept(Exchange)}, which may precede {@link #respond(Exchange, Response)}
  * (RFC 7252 §5.2.2, separate response).
  */
-public interface ExchangeResponder {
+interface ExchangeResponder {
 
     /**
      * Sends {@code response} (token and peer already taken from the request; type and MID left

@@ -2,8 +2,10 @@ package io.stagecoach.core.server;
 
 import io.stagecoach.core.coap.Code;
 import io.stagecoach.core.coap.Response;
-import io.stagecoach.core.network.stack.ObserveRelation;
-import io.stagecoach.core.network.stack.ObserveSequence;
+import io.stagecoach.core.network.internal.layers.ObserveRelation;
+import io.stagecoach.core.network.internal.layers.ObserveSequence;
+import io.stagecoach.core.server.internal.ObserverBudget;
+import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -44,7 +46,7 @@ final class ObserverSet {
      */
     int tryAdd(ObserveRelation relation, ServerMessageDeliverer deliverer, ExchangeResponder responder,
             int maxPerResource, ObserverBudget budget) {
-        java.net.InetSocketAddress peer = relation.exchange().peer().peer();
+        InetSocketAddress peer = relation.exchange().peer().peer();
         synchronized (this) {
             if (observers.size() >= maxPerResource || !budget.tryAcquire(peer)) {
                 return -1;

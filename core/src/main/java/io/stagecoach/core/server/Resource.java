@@ -1,5 +1,6 @@
 package io.stagecoach.core.server;
 
+import io.stagecoach.core.link.LinkAttributes;
 import java.util.Collection;
 import java.util.concurrent.Executor;
 

@@ -1,9 +1,11 @@
 package io.stagecoach.core.server;
 
+import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.coap.OptionSet;
 import io.stagecoach.core.coap.Response;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Fluent access to the response a handler is about to send, for what the short
@@ -11,7 +13,7 @@ import java.util.List;
  *
  * <pre>{@code
  * ex.respond(Code.CREATED, r -> r.locationPath("large-create", "7"));
- * ex.respond(Code.CONTENT, r -> r.payload(body, 50).etag(tag).maxAge(30));
+ * ex.respond(Code.CONTENT, r -> r.payload(body, ContentFormat.JSON).etag(tag).maxAge(30));
  * }</pre>
  *
  * Token and peer are set by {@link CoapExchange} and cannot be changed here; type and MID are
@@ -27,18 +29,18 @@ public final class ResponseSpec {
 
     /** UTF-8 text with Content-Format 0 (text/plain;charset=utf-8). */
     public ResponseSpec payload(String text) {
-        return payload(text.getBytes(StandardCharsets.UTF_8), 0);
+        return payload(text.getBytes(StandardCharsets.UTF_8), ContentFormat.TEXT_PLAIN);
     }
 
     /** A payload and its Content-Format (RFC 7252 §5.10.3). */
-    public ResponseSpec payload(byte[] payload, int contentFormat) {
-        builder.payload(payload);
-        builder.options().contentFormat(contentFormat);
+    public ResponseSpec payload(byte[] payload, ContentFormat format) {
+        builder.payload(payload).contentFormat(format);
         return this;
     }
 
-    public ResponseSpec contentFormat(int contentFormat) {
-        builder.options().contentFormat(contentFormat);
+    /** Content-Format (RFC 7252 §5.10.3). */
+    public ResponseSpec contentFormat(ContentFormat format) {
+        builder.contentFormat(Objects.requireNonNull(format, "format"));
         return this;
     }
 

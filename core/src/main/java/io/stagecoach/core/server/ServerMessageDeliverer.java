@@ -5,16 +5,16 @@ import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.config.CoapConfig;
 import io.stagecoach.core.network.Exchange;
-import io.stagecoach.core.network.faults.FaultInjector;
-import io.stagecoach.core.network.faults.FaultKind;
-import io.stagecoach.core.network.faults.InjectedFault;
+import io.stagecoach.core.network.internal.Overload;
+import io.stagecoach.core.network.internal.layers.ObserveRelation;
 import io.stagecoach.core.network.stack.LayerStack;
-import io.stagecoach.core.network.stack.ObserveRelation;
+import io.stagecoach.core.server.internal.ObserverBudget;
 import io.stagecoach.elements.LogThrottle;
 import io.stagecoach.elements.time.Clock;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -37,26 +37,26 @@ import org.slf4j.LoggerFactory;
  *       within OBSERVE_MAX_OBSERVERS_PER_RESOURCE and the server's OBSERVE_MAX_OBSERVERS is
  *       accepted: its 2.xx answer carries the resource's sequence number. Beyond a limit it is
  *       served as a plain GET, counted in {@link ServerCounters#observeRejected()}.
- *   <li>The handler throws: 5.00 Internal Server Error with "ExceptionClass: message" cut to
- *       {@value #MAX_DIAGNOSTIC_BYTES} bytes (RFC 7252 §5.5.2 diagnostic payload), a WARN log, and
- *       the server carries on.
+ *   <li>The handler (or a {@link HandlerInterceptor}) throws: 5.00 Internal Server Error with
+ *       "ExceptionClass: message" cut to {@value #MAX_DIAGNOSTIC_BYTES} bytes (RFC 7252 §5.5.2
+ *       diagnostic payload), a WARN log, and the server carries on.
+ *   <li>{@link HandlerInterceptor}s, when the server has any, run around the handler on its
+ *       thread; without any the handler is called directly.
  * </ul>
  *
  * Responses reaching the top of a server stack have no business here and are logged and dropped.
  */
-public final class ServerMessageDeliverer implements LayerStack.Inbox {
+final class ServerMessageDeliverer implements LayerStack.Inbox {
 
     private static final Logger LOG = LoggerFactory.getLogger(ServerMessageDeliverer.class);
 
-    /** Default Max-Age of a 5.03 answer to overload, in seconds. */
-    public static final long DEFAULT_OVERLOAD_MAX_AGE = 2;
-
     /** Longest diagnostic payload of a 5.00 answer. */
-    public static final int MAX_DIAGNOSTIC_BYTES = 64;
+    static final int MAX_DIAGNOSTIC_BYTES = 64;
 
     private final ResourceTree tree;
     private final ExchangeResponder responder;
     private final long overloadMaxAge;
+    private final HandlerInterceptor[] interceptors;
     private final ServerCounters counters = new ServerCounters();
     /**
      * One stack trace per 10 s for failing handlers; every failure is counted in handlerErrors.
@@ -69,33 +69,23 @@ public final class ServerMessageDeliverer implements LayerStack.Inbox {
                     CoapConfig.OBSERVE_MAX_OBSERVERS_PER_PEER.defaultValue());
     private volatile int maxObserversPerResource = CoapConfig.OBSERVE_MAX_OBSERVERS_PER_RESOURCE.defaultValue();
 
-    private volatile FaultInjector faults = FaultInjector.off();
-
-    public ServerMessageDeliverer(ResourceTree tree, ExchangeResponder responder) {
-        this(tree, responder, DEFAULT_OVERLOAD_MAX_AGE);
-    }
-
-    /** @param overloadMaxAgeSeconds Max-Age of the 5.03 sent when an executor is full */
-    public ServerMessageDeliverer(ResourceTree tree, ExchangeResponder responder, long overloadMaxAgeSeconds) {
+    /**
+     * @param overloadMaxAgeSeconds Max-Age of the 5.03 sent when an executor is full
+     * @param interceptors run around every handler, first outermost; none: handlers are called directly
+     */
+    ServerMessageDeliverer(ResourceTree tree, ExchangeResponder responder, long overloadMaxAgeSeconds,
+            List<HandlerInterceptor> interceptors) {
         this.tree = Objects.requireNonNull(tree, "tree");
         this.responder = Objects.requireNonNull(responder, "responder");
         if (overloadMaxAgeSeconds < 0 || overloadMaxAgeSeconds > 0xFFFF_FFFFL) {
             throw new IllegalArgumentException("Max-Age must be 0..2^32-1 seconds, got " + overloadMaxAgeSeconds);
         }
         this.overloadMaxAge = overloadMaxAgeSeconds;
+        this.interceptors = interceptors.toArray(new HandlerInterceptor[0]);
     }
 
-    public ServerCounters counters() {
+    ServerCounters counters() {
         return counters;
-    }
-
-    /**
-     * Installs fault injection for chaos tests: at the {@link FaultKind#HANDLER_THROWS} rate a
-     * handler throws before it runs (answered 5.00 as any throwing handler). Off by default.
-     */
-    public ServerMessageDeliverer faults(FaultInjector faults) {
-        this.faults = java.util.Objects.requireNonNull(faults, "faults");
-        return this;
     }
 
     /** Observe limits; the server shares one budget among the deliverers of its endpoints. */
@@ -108,11 +98,11 @@ public final class ServerMessageDeliverer implements LayerStack.Inbox {
     }
 
     /** Observe relations the server's budget holds (all resources, all endpoints sharing it). */
-    public int observers() {
+    int observers() {
         return observerBudget.used();
     }
 
-    public ResourceTree tree() {
+    ResourceTree tree() {
         return tree;
     }
 
@@ -141,9 +131,7 @@ public final class ServerMessageDeliverer implements LayerStack.Inbox {
         } catch (RejectedExecutionException e) {
             counters.rejectedOverload.increment();
             LOG.debug("executor of {} full, answering 5.03: {}", resource.uri(), e.toString());
-            Response.Builder b = answer(exchange, request, Code.SERVICE_UNAVAILABLE);
-            b.options().maxAge(overloadMaxAge);
-            cx.respondIfOpen(b.build());
+            cx.respondIfOpen(Overload.serviceUnavailable(request, overloadMaxAge).peer(exchange.peer()).build());
         }
     }
 
@@ -179,10 +167,11 @@ public final class ServerMessageDeliverer implements LayerStack.Inbox {
 
     private void invoke(Resource resource, CoapExchange cx) {
         try {
-            if (faults.inject(FaultKind.HANDLER_THROWS)) {
-                throw new InjectedFault(FaultKind.HANDLER_THROWS);
+            if (interceptors.length == 0) {
+                resource.handleRequest(cx);
+            } else {
+                new InterceptorChain(interceptors, 0, cx, resource).proceed();
             }
-            resource.handleRequest(cx);
         } catch (VirtualMachineError e) {
             // out of memory and the like: nothing sensible to answer; a stack overflow is local
             if (!(e instanceof StackOverflowError)) {
@@ -232,5 +221,18 @@ public final class ServerMessageDeliverer implements LayerStack.Inbox {
     @Override
     public void deliverResponse(Exchange exchange, Response response) {
         LOG.debug("server stage ignores response {} on {}", response, exchange);
+    }
+
+    /** The interceptors from {@code index} on, then the handler. */
+    private record InterceptorChain(HandlerInterceptor[] interceptors, int index, CoapExchange exchange,
+            Resource resource) implements HandlerInterceptor.Chain {
+        @Override
+        public void proceed() throws Exception {
+            if (index < interceptors.length) {
+                interceptors[index].intercept(new InterceptorChain(interceptors, index + 1, exchange, resource));
+            } else {
+                resource.handleRequest(exchange);
+            }
+        }
     }
 }

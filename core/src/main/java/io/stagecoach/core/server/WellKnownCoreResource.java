@@ -1,6 +1,11 @@
 package io.stagecoach.core.server;
 
 import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.ContentFormat;
+import io.stagecoach.core.link.LinkAttributes;
+import io.stagecoach.core.link.LinkFormat;
+import io.stagecoach.core.link.LinkQuery;
+import io.stagecoach.core.link.WebLink;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,23 +21,23 @@ import java.util.Objects;
  * <p>The resource itself and its {@code .well-known} parent are invisible. An invisible resource's
  * visible descendants are still listed (the root is invisible too).
  */
-public final class WellKnownCoreResource extends CoapResource {
+final class WellKnownCoreResource extends CoapResource {
 
     private final Resource root;
 
     /** @param root the resource whose descendants are listed (the tree's root) */
-    public WellKnownCoreResource(Resource root) {
+    WellKnownCoreResource(Resource root) {
         super("core");
         this.root = Objects.requireNonNull(root, "root");
         setVisible(false);
-        declareFormats(40);
+        declareFormats(ContentFormat.LINK_FORMAT);
     }
 
     /**
      * Adds {@code /.well-known/core} below {@code root}, reusing an existing {@code .well-known}
      * child, and returns the discovery resource.
      */
-    public static WellKnownCoreResource install(Resource root) {
+    static WellKnownCoreResource install(Resource root) {
         Resource wellKnown = root.child(".well-known");
         if (wellKnown == null) {
             wellKnown = new CoapResource(".well-known").setVisible(false);
@@ -46,7 +51,7 @@ public final class WellKnownCoreResource extends CoapResource {
     @Override
     public void handleGET(CoapExchange exchange) {
         String body = LinkFormat.serialize(links(root, LinkQuery.of(exchange.options().uriQuery())));
-        exchange.respond(Code.CONTENT, body.getBytes(StandardCharsets.UTF_8), 40);
+        exchange.respond(Code.CONTENT, body.getBytes(StandardCharsets.UTF_8), ContentFormat.LINK_FORMAT);
     }
 
     /** The visible resources below {@code root} that satisfy {@code query}, depth-first in name order. */

@@ -7,16 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.coap.Option;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Type;
-import io.stagecoach.core.network.CoapEndpoint;
-import io.stagecoach.core.network.CoapException;
-import io.stagecoach.core.network.CoapTimeoutException;
+import io.stagecoach.core.endpoint.CoapEndpoint;
+import io.stagecoach.core.link.WebLink;
+import io.stagecoach.core.client.CoapException;
+import io.stagecoach.core.client.CoapTimeoutException;
 import io.stagecoach.core.server.CoapExchange;
 import io.stagecoach.core.server.CoapResource;
 import io.stagecoach.core.server.CoapServer;
-import io.stagecoach.core.server.WebLink;
 import io.stagecoach.elements.sim.LinkConditions;
 import io.stagecoach.elements.sim.SimulatedNetwork;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
@@ -94,7 +95,7 @@ class ClientServerSimTest {
         CoapResponse r = await(client("/hello").getAsync());
         assertEquals(Code.CONTENT, r.code(), "GET /hello");
         assertEquals("world", r.payloadText());
-        assertEquals(0, r.contentFormat(), "text/plain");
+        assertEquals(ContentFormat.TEXT_PLAIN, r.contentFormat(), "text/plain");
         assertTrue(r.isSuccess());
         assertEquals(Type.ACK, r.advanced().type(), "piggybacked on the ACK of the CON request");
         assertEquals(Duration.ofMillis(20), r.rtt(), "10 ms each way on the virtual clock");
@@ -104,12 +105,12 @@ class ClientServerSimTest {
     void everyMethodGetsItsCode() {
         CoapClient store = client("/store");
         byte[] x = "x".getBytes(StandardCharsets.UTF_8);
-        assertEquals(Code.CHANGED, await(store.putAsync("v1", 0)).code(), "PUT /store");
+        assertEquals(Code.CHANGED, await(store.putAsync("v1", ContentFormat.TEXT_PLAIN)).code(), "PUT /store");
         assertEquals("v1", await(store.getAsync()).payloadText(), "GET after PUT");
-        assertEquals(Code.CHANGED, await(store.patchAsync(x, 0)).code(), "PATCH appends");
+        assertEquals(Code.CHANGED, await(store.patchAsync(x, ContentFormat.TEXT_PLAIN)).code(), "PATCH appends");
         assertEquals("v1x", await(store.getAsync()).payloadText());
-        assertEquals(Code.CHANGED, await(store.ipatchAsync("v2".getBytes(StandardCharsets.UTF_8), 0)).code());
-        CoapResponse fetched = await(store.fetchAsync("q".getBytes(StandardCharsets.UTF_8), 0));
+        assertEquals(Code.CHANGED, await(store.ipatchAsync("v2".getBytes(StandardCharsets.UTF_8), ContentFormat.TEXT_PLAIN)).code());
+        CoapResponse fetched = await(store.fetchAsync("q".getBytes(StandardCharsets.UTF_8), ContentFormat.TEXT_PLAIN));
         assertEquals(Code.CONTENT, fetched.code(), "FETCH");
         assertEquals("fetched:q", fetched.payloadText());
         assertEquals(Code.DELETED, await(store.deleteAsync()).code(), "DELETE /store");
@@ -118,7 +119,7 @@ class ClientServerSimTest {
 
     @Test
     void postCreates201WithLocationThenTheNewResourceCanBeReadAndDeleted() {
-        CoapResponse created = await(client("/items").postAsync("first", 0));
+        CoapResponse created = await(client("/items").postAsync("first", ContentFormat.TEXT_PLAIN));
         assertEquals(Code.CREATED, created.code(), "POST /items");
         assertEquals(List.of("items", "1"), created.options().locationPath());
         assertEquals("/items/1", created.location());
@@ -131,9 +132,9 @@ class ClientServerSimTest {
     @Test
     void errorCodes404And405And406() {
         assertEquals(Code.NOT_FOUND, await(client("/nowhere").getAsync()).code(), "GET /nowhere");
-        assertEquals(Code.METHOD_NOT_ALLOWED, await(client("/hello").postAsync("x", 0)).code(), "POST /hello");
-        assertEquals(Code.NOT_ACCEPTABLE, await(client("/json").getAsync(0)).code(), "GET /json Accept:0");
-        assertEquals(Code.CONTENT, await(client("/json").getAsync(50)).code(), "GET /json Accept:50");
+        assertEquals(Code.METHOD_NOT_ALLOWED, await(client("/hello").postAsync("x", ContentFormat.TEXT_PLAIN)).code(), "POST /hello");
+        assertEquals(Code.NOT_ACCEPTABLE, await(client("/json").getAsync(ContentFormat.TEXT_PLAIN)).code(), "GET /json Accept:0");
+        assertEquals(Code.CONTENT, await(client("/json").getAsync(ContentFormat.JSON)).code(), "GET /json Accept:50");
     }
 
     @Test
@@ -281,7 +282,7 @@ class ClientServerSimTest {
 
     @Test
     void discoveryOfAServerWithoutWellKnownCoreIsAClientException() {
-        server.remove(server.getRoot().child(".well-known"));
+        server.remove(server.root().child(".well-known"));
         CompletableFuture<List<WebLink>> f = client("/").discoverAsync(null);
         clock.advance(ONE_WAY.multipliedBy(2));
         CompletionException e = org.junit.jupiter.api.Assertions.assertThrows(CompletionException.class, f::join);

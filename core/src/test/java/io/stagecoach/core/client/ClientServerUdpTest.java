@@ -7,15 +7,16 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.coap.OptionNumber;
 import io.stagecoach.core.coap.Type;
-import io.stagecoach.core.network.CoapEndpoint;
-import io.stagecoach.core.network.CoapTimeoutException;
+import io.stagecoach.core.endpoint.CoapEndpoint;
+import io.stagecoach.core.link.WebLink;
+import io.stagecoach.core.client.CoapTimeoutException;
 import io.stagecoach.core.server.BoundedExecutors;
 import io.stagecoach.core.server.CoapExchange;
 import io.stagecoach.core.server.CoapResource;
 import io.stagecoach.core.server.CoapServer;
-import io.stagecoach.core.server.WebLink;
 import io.stagecoach.core.testutil.TestConfigs;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
 import io.stagecoach.elements.udp.UdpConnector;
@@ -57,7 +58,7 @@ class ClientServerUdpTest {
         server.add(CoapResource.named("sensors").setExecutor(sensorsExecutor)
                 .add(CoapResource.named("temp").onGet(ex -> ex.respond(Thread.currentThread().getName()))));
         server.start();
-        base = "coap://" + loopback.getHostAddress() + ":" + server.getPort();
+        base = "coap://" + loopback.getHostAddress() + ":" + server.port();
         clientEndpoint = CoapEndpoint.builder()
                 .connector(UdpConnector.builder().bindAddress(new InetSocketAddress(loopback, 0)).build()).build();
         clientEndpoint.start();
@@ -79,27 +80,27 @@ class ClientServerUdpTest {
 
     @Test
     void boundPortIsReal() {
-        assertNotEquals(0, server.getPort(), "port 0 became a real port");
-        assertEquals(server.getPort(), server.addresses().get(0).getPort());
-        assertEquals(1, server.getEndpoints().size());
+        assertNotEquals(0, server.port(), "port 0 became a real port");
+        assertEquals(server.port(), server.addresses().get(0).getPort());
+        assertEquals(1, server.endpoints().size());
     }
 
     @Test
     void everyMethodAndCodeSynchronously() {
         assertEquals("world", client("/hello").get().payloadText(), "GET /hello");
-        CoapResponse created = client("/items").post("a", 0);
+        CoapResponse created = client("/items").post("a", ContentFormat.TEXT_PLAIN);
         assertEquals(Code.CREATED, created.code(), "POST /items");
         assertEquals("/items/1", created.location());
         assertEquals(Code.DELETED, client(created.location()).delete().code(), "DELETE " + created.location());
         CoapClient store = client("/store");
-        assertEquals(Code.CHANGED, store.put("v", 0).code(), "PUT /store");
-        assertEquals(Code.CHANGED, store.patch("w".getBytes(StandardCharsets.UTF_8), 0).code(), "PATCH");
+        assertEquals(Code.CHANGED, store.put("v", ContentFormat.TEXT_PLAIN).code(), "PUT /store");
+        assertEquals(Code.CHANGED, store.patch("w".getBytes(StandardCharsets.UTF_8), ContentFormat.TEXT_PLAIN).code(), "PATCH");
         assertEquals("vw", store.get().payloadText());
-        assertEquals(Code.CHANGED, store.ipatch("z".getBytes(StandardCharsets.UTF_8), 0).code(), "iPATCH");
-        assertEquals("fetched:k", store.fetch("k".getBytes(StandardCharsets.UTF_8), 0).payloadText(), "FETCH");
+        assertEquals(Code.CHANGED, store.ipatch("z".getBytes(StandardCharsets.UTF_8), ContentFormat.TEXT_PLAIN).code(), "iPATCH");
+        assertEquals("fetched:k", store.fetch("k".getBytes(StandardCharsets.UTF_8), ContentFormat.TEXT_PLAIN).payloadText(), "FETCH");
         assertEquals(Code.NOT_FOUND, client("/nowhere").get().code());
         assertEquals(Code.METHOD_NOT_ALLOWED, client("/hello").delete().code());
-        assertEquals(Code.NOT_ACCEPTABLE, client("/json").get(0).code());
+        assertEquals(Code.NOT_ACCEPTABLE, client("/json").get(ContentFormat.TEXT_PLAIN).code());
         assertEquals(Code.INTERNAL_SERVER_ERROR, client("/boom").get().code());
         assertEquals("world", client("/hello").get().payloadText(), "still answering after the 5.00");
         assertTrue(client("/hello").get().rtt().compareTo(Duration.ZERO) > 0, "RTT measured");
@@ -178,7 +179,7 @@ class ClientServerUdpTest {
         assertFalse(server.isRunning());
         server.start();
         // a port-0 server binds a fresh free port at each start
-        base = "coap://" + loopback.getHostAddress() + ":" + server.getPort();
+        base = "coap://" + loopback.getHostAddress() + ":" + server.port();
         assertEquals("world", client("/hello").get().payloadText(), "answers after stop/start");
         server.destroy();
         server.destroy();

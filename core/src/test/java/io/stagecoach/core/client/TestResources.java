@@ -1,6 +1,7 @@
 package io.stagecoach.core.client;
 
 import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.server.CoapExchange;
 import io.stagecoach.core.server.CoapResource;
 import io.stagecoach.core.server.CoapServer;
@@ -57,8 +58,8 @@ final class TestResources {
                             stored = ex.payloadText();
                             ex.respond(Code.CHANGED);
                         }),
-                CoapResource.named("json").contentFormats(50)
-                        .onGet(ex -> ex.respond(Code.CONTENT, "{}".getBytes(), 50)),
+                CoapResource.named("json").contentFormats(ContentFormat.JSON)
+                        .onGet(ex -> ex.respond(Code.CONTENT, "{}".getBytes(), ContentFormat.JSON)),
                 CoapResource.named("boom").onGet(ex -> {
                     throw new IllegalStateException("sensor unplugged");
                 }),
@@ -78,6 +79,6 @@ final class TestResources {
                 CoapResource.named("link3").interfaceDescription("foo").resourceType("Type1", "Type3")
                         .title("Link test resource"),
                 CoapResource.named("sized").maxSizeEstimate(1280).onGet(ex -> ex.respond("big")),
-                CoapResource.named("path").advertiseContentFormats(40).add(CoapResource.named("sub1")));
+                CoapResource.named("path").advertiseContentFormats(ContentFormat.LINK_FORMAT).add(CoapResource.named("sub1")));
     }
 }

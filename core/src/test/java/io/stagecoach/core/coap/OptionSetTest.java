@@ -19,7 +19,7 @@ class OptionSetTest {
     @Test
     void optionsAreSortedByNumberAndRepeatsKeepTheirOrder() {
         OptionSet set = OptionSet.builder()
-                .addUriQuery("b=2").contentFormat(50).addUriPath("x").addUriQuery("a=1").addUriPath("y")
+                .addUriQuery("b=2").contentFormat(ContentFormat.JSON).addUriPath("x").addUriQuery("a=1").addUriPath("y")
                 .uriHost("example.com").build();
         List<String> order = new ArrayList<>();
         for (Option o : set) {
@@ -83,7 +83,7 @@ class OptionSetTest {
 
     @Test
     void uintValuesUseTheShortestEncoding() {
-        OptionSet set = OptionSet.builder().contentFormat(0).maxAge(256).build();
+        OptionSet set = OptionSet.builder().contentFormat(ContentFormat.TEXT_PLAIN).maxAge(256).build();
         assertEquals("", set.get(OptionNumber.CONTENT_FORMAT).get(0).hex(), "0 is zero bytes");
         assertEquals("0100", set.get(OptionNumber.MAX_AGE).get(0).hex());
     }
@@ -107,7 +107,7 @@ class OptionSetTest {
         e = assertThrows(IllegalArgumentException.class, () -> b.echo(new byte[41]));
         assertEquals("Echo value of 41 bytes exceeds the maximum length 40", e.getMessage());
 
-        b.contentFormat(0);
+        b.contentFormat(ContentFormat.TEXT_PLAIN);
         e = assertThrows(IllegalArgumentException.class, () -> b.add(OptionNumber.CONTENT_FORMAT, new byte[] {1}));
         assertEquals("Content-Format is not repeatable and is already set", e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> b.maxAge(-1));
@@ -116,7 +116,7 @@ class OptionSetTest {
 
     @Test
     void setReplacesAndRemoveDeletes() {
-        OptionSet set = OptionSet.builder().contentFormat(0).contentFormat(50).uriPath("a/b").uriPath("c")
+        OptionSet set = OptionSet.builder().contentFormat(ContentFormat.TEXT_PLAIN).contentFormat(ContentFormat.JSON).uriPath("a/b").uriPath("c")
                 .uriHost("h").uriHost(null).build();
         assertEquals(50, set.contentFormat());
         assertEquals(List.of("c"), set.uriPath());
@@ -221,7 +221,7 @@ class OptionSetTest {
     void fromWireWithOnlyEmptyValuesReadsAsTheBuiltSet() {
         // Content-Format 0 and If-None-Match: both zero-length values (RFC 7252 3.2)
         OptionSet set = OptionSet.fromWire(new byte[] {1, 2}, new int[] {5, 1, 0, 12, 2, 0}, 2);
-        assertEquals(OptionSet.builder().ifNoneMatch(true).contentFormat(0).build(), set);
+        assertEquals(OptionSet.builder().ifNoneMatch(true).contentFormat(ContentFormat.TEXT_PLAIN).build(), set);
         assertEquals(0, set.contentFormat());
         assertTrue(set.ifNoneMatch());
         assertEquals(0, set.valueLength(1));

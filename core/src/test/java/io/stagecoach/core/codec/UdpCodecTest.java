@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stagecoach.core.coap.BlockOption;
 import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.coap.EmptyMessage;
 import io.stagecoach.core.coap.Message;
 import io.stagecoach.core.coap.Option;
@@ -38,7 +39,7 @@ class UdpCodecTest {
     void builtMessagesRoundTrip() throws MessageFormatException {
         Request req = Request.put().type(Type.CON).mid(0xBEEF).token(Token.fromHex("0102030405060708"))
                 .uri("coap://[2001:db8::1]/a/b?c=d").payload("{\"v\":1}").build();
-        req = req.newBuilder().options(req.options().newBuilder().contentFormat(50)
+        req = req.newBuilder().options(req.options().newBuilder().contentFormat(ContentFormat.JSON)
                 .block1(BlockOption.of(5000, true, 6)).add(OptionNumber.valueOf(2000), new byte[300]).build()).build();
         Message back = parser.parse(serializer.serialize(req));
         assertEquals(req, back);

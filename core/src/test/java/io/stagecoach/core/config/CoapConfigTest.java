@@ -1,7 +1,5 @@
 package io.stagecoach.core.config;
 
-import io.stagecoach.core.network.dedup.DeduplicationMode;
-import io.stagecoach.core.network.cc.CongestionControlMode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -48,8 +46,6 @@ class CoapConfigTest {
         assertEquals(1.5, config.get(CoapConfig.ACK_RANDOM_FACTOR));
         assertEquals(4, config.get(CoapConfig.MAX_RETRANSMIT));
         assertEquals(1, config.get(CoapConfig.NSTART));
-        assertEquals(Duration.ofSeconds(5), config.get(CoapConfig.DEFAULT_LEISURE));
-        assertEquals(1.0, config.get(CoapConfig.PROBING_RATE));
         assertEquals(Duration.ofSeconds(247), config.get(CoapConfig.EXCHANGE_LIFETIME));
         assertEquals(Duration.ofSeconds(145), config.get(CoapConfig.NON_LIFETIME));
         assertEquals(Duration.ofHours(24), config.get(CoapConfig.OBSERVE_CON_INTERVAL));
@@ -99,7 +95,7 @@ class CoapConfigTest {
         p.setProperty("coap.dedup.mode", "strict");
         p.setProperty("coap.congestion-control", "Cocoa_Full_Backoff_2");
         p.setProperty("udp.receive-buffer", "8MiB");
-        Configuration config = Configuration.builder(ConfigDocsMain.ALL).load(p).build();
+        Configuration config = CoapConfig.builder().load(p).build();
         assertEquals(DeduplicationMode.STRICT, config.get(CoapConfig.DEDUPLICATION_MODE));
         assertEquals(CongestionControlMode.COCOA_FULL_BACKOFF_2, config.get(CoapConfig.CONGESTION_CONTROL));
         assertEquals(8 * 1024 * 1024, config.get(UdpConfig.RECEIVE_BUFFER));
@@ -109,11 +105,11 @@ class CoapConfigTest {
     void systemPropertyOverridesAckTimeout() {
         Properties system = new Properties();
         system.setProperty("stagecoach.coap.ack-timeout", "3s");
-        Configuration config = Configuration.builder(ConfigDocsMain.ALL).applySystemProperties(system).build();
+        Configuration config = CoapConfig.builder().applySystemProperties(system).build();
         assertEquals(Duration.ofSeconds(3), config.get(CoapConfig.ACK_TIMEOUT));
     }
 
-    /** Issue 10: the STRICT store of a -Xmx256m server holds enough for 7,000 new requests/s over 247 s. */
+    /** The STRICT store of a -Xmx256m server holds enough for 7,000 new requests/s over 247 s. */
     @Test
     void dedupCapIsHalfTheHeapAt72BytesPerEntryClamped() {
         long mib = 1024L * 1024;

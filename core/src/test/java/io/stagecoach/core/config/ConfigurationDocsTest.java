@@ -33,7 +33,7 @@ class ConfigurationDocsTest {
             fail(DOCS.toAbsolutePath().normalize() + " is stale (or missing): it differs from what the"
                     + " definitions generate. Regenerate it with\n"
                     + "    mvn -B -o verify -pl core -am -Dstagecoach.updateDocs=true\n"
-                    + "(or run io.stagecoach.core.config.ConfigDocsMain from the repository root) and commit it.");
+                    + "and commit it.");
         }
     }
 
@@ -45,7 +45,7 @@ class ConfigurationDocsTest {
     @Test
     void everyDefinitionHasARowInItsGroupsTable() {
         String md = ConfigDocsMain.render();
-        for (ModuleDefinitions group : ConfigDocsMain.ALL.groups()) {
+        for (ModuleDefinitions group : CoapConfig.ALL.groups()) {
             int section = md.indexOf("\n## " + group.name() + "\n");
             assertTrue(section >= 0, "no section for " + group.name());
             for (Definition<?> d : group.definitions()) {

@@ -1,9 +1,9 @@
 package io.stagecoach.core.fuzz;
 
 import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.config.CoapConfig;
-import io.stagecoach.core.config.ConfigDocsMain;
-import io.stagecoach.core.network.CoapEndpoint;
+import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.core.server.CoapResource;
 import io.stagecoach.core.server.CoapServer;
 import io.stagecoach.elements.config.Configuration;
@@ -43,7 +43,7 @@ final class FuzzedServer implements AutoCloseable {
     final CoapResource observable = new CoapResource("obs").setObservable(true).onGet(ex -> ex.respond("v"));
 
     FuzzedServer() {
-        Configuration config = Configuration.builder(ConfigDocsMain.ALL)
+        Configuration config = CoapConfig.builder()
                 .set(CoapConfig.DEDUP_MAX_ENTRIES, DEDUP_MAX)
                 .set(CoapConfig.DEDUP_MAX_ENTRIES_PER_PEER, DEDUP_MAX_PER_PEER)
                 .set(CoapConfig.BLOCKWISE_MAX_TRANSFERS, BLOCKWISE_MAX)
@@ -64,8 +64,8 @@ final class FuzzedServer implements AutoCloseable {
         Arrays.fill(big, (byte) 'b');
         server.add(
                 new CoapResource("hello").onGet(ex -> ex.respond("hello")),
-                new CoapResource("big").onGet(ex -> ex.respond(Code.CONTENT, big, 42)),
-                new CoapResource("echo").onPost(ex -> ex.respond(Code.CHANGED, ex.payload(), 42))
+                new CoapResource("big").onGet(ex -> ex.respond(Code.CONTENT, big, ContentFormat.OCTET_STREAM)),
+                new CoapResource("echo").onPost(ex -> ex.respond(Code.CHANGED, ex.payload(), ContentFormat.OCTET_STREAM))
                         .onPut(ex -> ex.respond(Code.CHANGED, "" + ex.payload().length)),
                 observable,
                 new CoapResource("slow").onGet(ex -> {

@@ -9,6 +9,7 @@ import io.stagecoach.core.coap.Code;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.coap.Type;
+import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.core.test.lockstep.LockstepPeer;
 import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.sim.SimulatedNetwork;
@@ -104,14 +105,14 @@ class ClientProtocolTest {
         assertEquals(2, outcomes.size());
     }
 
-    /** A RST to the request fails the exchange with CoapRejectedException and stops retransmission. */
+    /** A RST to the request fails the exchange with ExchangeRejectedException and stops retransmission. */
     @Test
     void rstFailsTheExchange() {
         get("x");
         server.expect().storeMid("m");
         server.rst(server.mid("m")).to(client.address()).go();
         clock.advance(Duration.ZERO);
-        assertInstanceOf(CoapRejectedException.class, outcomes.get(0));
+        assertInstanceOf(ExchangeRejectedException.class, outcomes.get(0));
         server.expectNothingFor(Duration.ofSeconds(100));
     }
 

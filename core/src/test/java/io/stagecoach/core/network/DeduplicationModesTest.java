@@ -11,9 +11,9 @@ import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.coap.Type;
 import io.stagecoach.core.config.CoapConfig;
-import io.stagecoach.core.config.ConfigDocsMain;
+import io.stagecoach.core.config.DeduplicationMode;
+import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.core.network.EndpointCounters.Counter;
-import io.stagecoach.core.network.dedup.DeduplicationMode;
 import io.stagecoach.core.network.stack.LayerStack;
 import io.stagecoach.core.test.lockstep.LockstepPeer;
 import io.stagecoach.elements.config.Configuration;
@@ -46,7 +46,7 @@ class DeduplicationModesTest {
     private LockstepPeer client;
 
     private void start(DeduplicationMode mode) throws Exception {
-        Configuration config = Configuration.builder(ConfigDocsMain.ALL)
+        Configuration config = CoapConfig.builder()
                 .set(CoapConfig.DEDUPLICATION_MODE, mode).build();
         server = CoapEndpoint.builder().connector(net.connector(SERVER)).config(config).scheduler(clock)
                 .executor(Runnable::run).random(new SplittableRandom(4)).build();

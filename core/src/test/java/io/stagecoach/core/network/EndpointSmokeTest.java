@@ -2,15 +2,16 @@ package io.stagecoach.core.network;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stagecoach.core.coap.Code;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.coap.Type;
+import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.core.network.stack.LayerStack;
 import io.stagecoach.core.testutil.TestConfigs;
 import io.stagecoach.elements.EndpointContext;
@@ -89,7 +90,7 @@ class EndpointSmokeTest {
         clock.advance(Duration.ofSeconds(61));
         assertNull(failed.get(), "failed before 31 x ACK_TIMEOUT = 62 s");
         clock.advance(Duration.ofSeconds(33));
-        assertInstanceOf(CoapTimeoutException.class, failed.get());
+        assertInstanceOf(ExchangeTimeoutException.class, failed.get());
         assertEquals(4, client.counters().get(EndpointCounters.Counter.RETRANSMISSIONS));
         assertEquals(1, client.counters().get(EndpointCounters.Counter.TIMEOUTS));
     }

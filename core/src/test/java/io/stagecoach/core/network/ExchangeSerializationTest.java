@@ -7,18 +7,20 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.stagecoach.core.codec.UdpMessageParser;
-import io.stagecoach.core.codec.UdpMessageSerializer;
 import io.stagecoach.core.coap.Code;
 import io.stagecoach.core.coap.EmptyMessage;
 import io.stagecoach.core.coap.Message;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.coap.Type;
+import io.stagecoach.core.codec.UdpMessageParser;
+import io.stagecoach.core.codec.UdpMessageSerializer;
 import io.stagecoach.core.config.CoapConfig;
-import io.stagecoach.core.config.ConfigDocsMain;
+import io.stagecoach.core.endpoint.CoapEndpoint;
+import io.stagecoach.core.endpoint.CoapEndpointBuilder;
 import io.stagecoach.core.network.stack.AbstractLayer;
 import io.stagecoach.core.network.stack.LayerContext;
+import io.stagecoach.core.network.stack.LayerStack;
 import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.RawData;
 import io.stagecoach.elements.config.Configuration;
@@ -86,15 +88,15 @@ class ExchangeSerializationTest {
      */
     @Test
     void noTwoThreadsWorkOnOneExchangeAtOnce() throws Exception {
-        Configuration config = Configuration.builder(ConfigDocsMain.ALL)
+        Configuration config = CoapConfig.builder()
                 .set(CoapConfig.PROTOCOL_THREADS, 4).set(CoapConfig.PROTOCOL_QUEUE_CAPACITY, 100_000)
                 .set(CoapConfig.NSTART, EXCHANGES).build();
         Probe above = new Probe(0);
         Probe below = new Probe(EXCHANGES * ACK_COPIES);
         client = CoapEndpoint.builder().connector(net.connector(new InetSocketAddress("10.0.0.2", 40000)))
                 .config(config).scheduler(clock)
-                .addLayerBefore(CoapEndpointBuilder.RELIABILITY, "probe-above", above)
-                .addLayerAfter(CoapEndpointBuilder.RELIABILITY, "probe-below", below).build();
+                .layers(s -> s.addAbove(LayerStack.RELIABILITY, "probe-above", above)
+                        .addBelow(LayerStack.RELIABILITY, "probe-below", below)).build();
         client.start();
         List<Message> requests = new ArrayList<>();
         UdpMessageParser parser = new UdpMessageParser();

@@ -13,8 +13,8 @@ import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.coap.Type;
 import io.stagecoach.core.config.CoapConfig;
-import io.stagecoach.core.config.ConfigDocsMain;
-import io.stagecoach.core.network.dedup.DeduplicationMode;
+import io.stagecoach.core.config.DeduplicationMode;
+import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.core.network.stack.LayerStack;
 import io.stagecoach.core.test.lockstep.LockstepPeer;
 import io.stagecoach.elements.config.Configuration;
@@ -50,7 +50,7 @@ class MessageTracerTest {
         levelBefore = trace.getLevel();
         lines.start();
         trace.addAppender(lines);
-        Configuration config = Configuration.builder(ConfigDocsMain.ALL)
+        Configuration config = CoapConfig.builder()
                 .set(CoapConfig.DEDUPLICATION_MODE, DeduplicationMode.STRICT).build();
         server = CoapEndpoint.builder().connector(net.connector(SERVER)).config(config).scheduler(clock)
                 .executor(Runnable::run).random(new SplittableRandom(8)).interceptor(new MessageTracer()).build();

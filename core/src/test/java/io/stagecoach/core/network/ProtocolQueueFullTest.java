@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.stagecoach.core.coap.Code;
 import io.stagecoach.core.coap.Type;
+import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.core.network.EndpointCounters.Counter;
 import io.stagecoach.core.test.lockstep.LockstepPeer;
 import io.stagecoach.elements.sim.SimulatedNetwork;

@@ -7,9 +7,9 @@ import io.stagecoach.core.coap.Code;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.config.CoapConfig;
-import io.stagecoach.core.config.ConfigDocsMain;
+import io.stagecoach.core.config.CongestionControlMode;
+import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.core.network.EndpointCounters.Counter;
-import io.stagecoach.core.network.cc.CongestionControlMode;
 import io.stagecoach.core.network.stack.LayerStack;
 import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.config.Configuration;
@@ -51,7 +51,7 @@ class ResetCongestionStateTest {
             public void deliverResponse(Exchange exchange, Response response) {
             }
         });
-        Configuration config = Configuration.builder(ConfigDocsMain.ALL)
+        Configuration config = CoapConfig.builder()
                 .set(CoapConfig.CONGESTION_CONTROL, CongestionControlMode.DEFAULT_FULL_BACKOFF_1)
                 .set(CoapConfig.ACK_RANDOM_FACTOR, 1.0)
                 .build();

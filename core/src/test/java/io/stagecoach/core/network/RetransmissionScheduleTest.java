@@ -9,9 +9,9 @@ import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.coap.Type;
 import io.stagecoach.core.config.CoapConfig;
-import io.stagecoach.core.config.ConfigDocsMain;
+import io.stagecoach.core.config.CongestionControlMode;
+import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.core.network.EndpointCounters.Counter;
-import io.stagecoach.core.network.cc.CongestionControlMode;
 import io.stagecoach.core.test.lockstep.LockstepPeer;
 import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.config.Configuration;
@@ -53,7 +53,7 @@ class RetransmissionScheduleTest {
     private LockstepPeer server;
 
     private void start(CongestionControlMode mode, int maxRetransmit) throws Exception {
-        Configuration config = Configuration.builder(ConfigDocsMain.ALL)
+        Configuration config = CoapConfig.builder()
                 .set(CoapConfig.CONGESTION_CONTROL, mode).set(CoapConfig.MAX_RETRANSMIT, maxRetransmit).build();
         client = CoapEndpoint.builder().connector(net.connector(new InetSocketAddress("10.0.0.2", 40000)))
                 .config(config).scheduler(clock).executor(Runnable::run).random(new SplittableRandom(31)).build();
@@ -125,13 +125,13 @@ class RetransmissionScheduleTest {
         answer();
     }
 
-    /** Nothing happens until {@code at}; then the exchange fails with CoapTimeoutException. */
+    /** Nothing happens until {@code at}; then the exchange fails with ExchangeTimeoutException. */
     private void timesOutAt(long at) {
         clock.advance(Duration.ofNanos(at - 1 - clock.nanoTime()));
         assertEquals(-1, failedAt, "failed before " + at);
         clock.advance(Duration.ofNanos(1));
         assertEquals(at, failedAt);
-        assertInstanceOf(CoapTimeoutException.class, outcomes.get(outcomes.size() - 1));
+        assertInstanceOf(ExchangeTimeoutException.class, outcomes.get(outcomes.size() - 1));
         server.expectNothingFor(Duration.ofSeconds(200));
     }
 
@@ -150,7 +150,7 @@ class RetransmissionScheduleTest {
      *  | CON GET MID=m -------------->|  t2 = t1 + 2T       timeout doubles
      *  | CON GET MID=m -------------->|  t3 = t2 + 4T
      *  | CON GET MID=m -------------->|  t4 = t3 + 8T       4th retransmission
-     *  X CoapTimeoutException          |  t4 + 16T           its timeout expires: give up
+     *  X ExchangeTimeoutException          |  t4 + 16T           its timeout expires: give up
      * </pre>
      */
     @Test
@@ -172,7 +172,7 @@ class RetransmissionScheduleTest {
      * MAX_RETRANSMIT = 2: two retransmissions, then the third timeout (4T) ends the exchange.
      * <pre>
      *  | CON GET MID=m -->|  t0, t0 + T, t0 + 3T
-     *  X CoapTimeoutException "after 2 retransmissions"  at t0 + 7T
+     *  X ExchangeTimeoutException "after 2 retransmissions"  at t0 + 7T
      * </pre>
      */
     @Test

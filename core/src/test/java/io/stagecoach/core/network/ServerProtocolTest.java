@@ -3,9 +3,6 @@ package io.stagecoach.core.network;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.stagecoach.core.codec.MessageFormatException;
-import io.stagecoach.core.codec.UdpMessageParser;
-import io.stagecoach.core.codec.UdpMessageSerializer;
 import io.stagecoach.core.coap.Code;
 import io.stagecoach.core.coap.EmptyMessage;
 import io.stagecoach.core.coap.Message;
@@ -15,10 +12,14 @@ import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.coap.Token;
 import io.stagecoach.core.coap.Type;
+import io.stagecoach.core.codec.MessageFormatException;
+import io.stagecoach.core.codec.UdpMessageParser;
+import io.stagecoach.core.codec.UdpMessageSerializer;
 import io.stagecoach.core.config.CoapConfig;
-import io.stagecoach.core.config.ConfigDocsMain;
+import io.stagecoach.core.config.DeduplicationMode;
+import io.stagecoach.core.endpoint.CoapEndpoint;
+import io.stagecoach.core.endpoint.CoapEndpointBuilder;
 import io.stagecoach.core.network.EndpointCounters.Counter;
-import io.stagecoach.core.network.dedup.DeduplicationMode;
 import io.stagecoach.core.network.stack.AbstractLayer;
 import io.stagecoach.core.network.stack.LayerContext;
 import io.stagecoach.core.network.stack.LayerStack;
@@ -96,7 +97,7 @@ class ServerProtocolTest {
     }
 
     private static Configuration config(java.util.function.Consumer<Configuration.Builder> edit) {
-        Configuration.Builder b = Configuration.builder(ConfigDocsMain.ALL);
+        Configuration.Builder b = CoapConfig.builder();
         edit.accept(b);
         return b.build();
     }
@@ -302,7 +303,7 @@ class ServerProtocolTest {
     /** An expert's layer inserted above "token" stamps every response with option 65000. */
     @Test
     void customLayerStampsResponses() throws Exception {
-        CoapEndpointBuilder b = CoapEndpoint.builder().addLayerBefore(CoapEndpointBuilder.TOKEN, "stamp",
+        CoapEndpointBuilder b = CoapEndpoint.builder().layers(s -> s.addAbove(LayerStack.TOKEN, "stamp",
                 new AbstractLayer() {
                     @Override
                     public void sendResponse(LayerContext ctx, Exchange exchange, Response response) {
@@ -310,7 +311,7 @@ class ServerProtocolTest {
                         stamped.options().add(Option.of(65000, new byte[] {42}));
                         ctx.sendResponse(exchange, stamped.build());
                     }
-                });
+                }));
         start(config(c -> { }), (ex, req) -> server.respond(ex, Response.forRequest(req, Code.CONTENT).build()), b);
         assertEquals(List.of("exchange-cleanup", "observe", "blockwise", "stamp", "token", "reliability"),
                 server.layerNames());

@@ -15,8 +15,8 @@ import io.stagecoach.core.client.CoapResponse;
 import io.stagecoach.core.coap.Code;
 import io.stagecoach.core.coap.OptionNumber;
 import io.stagecoach.core.coap.Type;
-import io.stagecoach.core.network.CoapEndpoint;
-import io.stagecoach.core.network.CoapTimeoutException;
+import io.stagecoach.core.endpoint.CoapEndpoint;
+import io.stagecoach.core.client.CoapTimeoutException;
 import io.stagecoach.core.test.lockstep.LockstepPeer;
 import io.stagecoach.elements.sim.SimulatedNetwork;
 import io.stagecoach.elements.time.VirtualClock;
@@ -73,7 +73,7 @@ class ObserveClientTest {
         server.expectNothing();
         assertEquals(0, endpoint.openExchanges(), "client exchanges left");
         assertEquals(0, endpoint.blockwiseTransfers(), "block-wise state left");
-        assertEquals(0, endpoint.observeLayer().blockFetches(), "block follow-ups left");
+        assertEquals(0, endpoint.counters().get("observe.block_fetches"), "block follow-ups left");
         endpoint.destroy();
         server.close();
     }
@@ -131,7 +131,7 @@ class ObserveClientTest {
         notifyNon(104, 1, "d");
         assertEquals(List.of("a@" + 0xFFFFF0, "b@" + 0xFFFFFF, "c@2", "d@1"), loads, "fresh ones only, in order");
         assertEquals(2, relation.staleNotifications());
-        assertEquals("d", relation.getCurrent().payloadText());
+        assertEquals("d", relation.current().payloadText());
         assertEquals(List.of(), errors);
         cancelProactively(relation);
         notifyNon(105, 3, "late"); // the client forgot the token: RST (RFC 7641 §3.6)
@@ -157,7 +157,7 @@ class ObserveClientTest {
         assertEquals(1, relation.reregistrations());
         assertEquals(List.of("a@10", "b@11", "b@11"), loads, "the re-registration answer is delivered too");
         notifyNon(201, 12, "c", 5);
-        assertEquals("c", relation.getCurrent().payloadText());
+        assertEquals("c", relation.current().payloadText());
         relation.reactiveCancel();
         notifyNon(202, 13, "d");
         server.expect().type(Type.RST).mid(202);
@@ -187,7 +187,7 @@ class ObserveClientTest {
         server.advance(ofMillis(1));
         assertEquals(List.of("@-1"), loads);
         assertTrue(relation.isCanceled());
-        assertEquals(Code.NOT_FOUND, relation.getCurrent().code());
+        assertEquals(Code.NOT_FOUND, relation.current().code());
         server.expectNothingFor(ofSeconds(200));
     }
 
@@ -218,7 +218,7 @@ class ObserveClientTest {
         }
         server.advance(ofMillis(1));
         assertEquals(List.of(new String(body, StandardCharsets.US_ASCII) + "@3"), loads, "one delivery, whole body");
-        assertFalse(relation.getCurrent().options().has(OptionNumber.BLOCK2), "no block option left");
+        assertFalse(relation.current().options().has(OptionNumber.BLOCK2), "no block option left");
         cancelProactively(relation);
     }
 }

@@ -12,7 +12,7 @@ import io.stagecoach.core.client.CoapResponse;
 import io.stagecoach.core.coap.Code;
 import io.stagecoach.core.coap.Type;
 import io.stagecoach.core.config.CoapConfig;
-import io.stagecoach.core.network.CoapEndpoint;
+import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.core.server.CoapResource;
 import io.stagecoach.core.server.CoapServer;
 import io.stagecoach.elements.config.Configuration;
@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * CoapClient.observe against CoapServer over the in-memory network on the virtual clock, protocol
- * stages inline: the load case of issue 6 (1,000 relations, 1,000 changes), Observe + Block2 end to
+ * stages inline: the load case of 1,000 relations, 1,000 changes, Observe + Block2 end to
  * end, and reactive cancellation reaching the server.
  */
 class ObserveEndToEndTest {

@@ -1,6 +1,6 @@
 package io.stagecoach.core.observe;
 
-import io.stagecoach.core.config.ConfigDocsMain;
+import io.stagecoach.core.config.CoapConfig;
 import io.stagecoach.elements.config.Configuration;
 
 /** Shared pieces of the observe tests. */
@@ -10,6 +10,6 @@ final class ObserveFixture {
     }
 
     static Configuration.Builder config() {
-        return Configuration.builder(ConfigDocsMain.ALL);
+        return CoapConfig.builder();
     }
 }

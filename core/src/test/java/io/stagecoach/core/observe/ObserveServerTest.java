@@ -8,7 +8,7 @@ import io.stagecoach.core.coap.Code;
 import io.stagecoach.core.coap.OptionNumber;
 import io.stagecoach.core.coap.Type;
 import io.stagecoach.core.config.CoapConfig;
-import io.stagecoach.core.network.CoapEndpoint;
+import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.core.server.CoapResource;
 import io.stagecoach.core.server.CoapServer;
 import io.stagecoach.core.test.lockstep.LockstepPeer;
@@ -18,6 +18,7 @@ import io.stagecoach.elements.testing.ThreadLeakCheck;
 import io.stagecoach.elements.time.VirtualClock;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -161,7 +162,7 @@ class ObserveServerTest {
         obsNon.changed();
         client.expect().type(Type.CON).observe(n + 7).storeMid("n");
         client.ack(client.mid("n")).go();
-        assertTrue(endpoint.observeLayer() != null);
+        assertEquals(List.of("exchange-cleanup", "observe", "blockwise", "token", "reliability"), endpoint.layerNames());
         deregister("0d", 2, "obs-non");
     }
 
@@ -189,7 +190,7 @@ class ObserveServerTest {
         obs.changed();
         client.expectWithin(ofSeconds(4)).type(Type.CON).observe(n + 3).payload("v3").storeMid("b");
         assertTrue(client.mid("a") != client.mid("b"), "the replacement has its own MID");
-        assertEquals(2, endpoint.observeLayer().replacedNotifications());
+        assertEquals(2, endpoint.counters().get("observe.notifications_replaced"));
         client.ack(client.mid("b")).go();
         client.expectNothingFor(ofSeconds(10));
         deregister("0e", 2, "obs");
@@ -342,9 +343,9 @@ class ObserveServerTest {
     @Test
     void sequenceNumbersWrapAt24Bits() throws Exception {
         start();
-        assertEquals(0, io.stagecoach.core.network.stack.ObserveSequence.next(0xFF_FFFF));
-        assertTrue(io.stagecoach.core.network.stack.ObserveSequence.isNewer(0xFF_FFFF, 0), "0 follows 2^24-1");
-        assertTrue(!io.stagecoach.core.network.stack.ObserveSequence.isNewer(5, 5), "equal is not newer");
+        assertEquals(0, io.stagecoach.core.network.internal.layers.ObserveSequence.next(0xFF_FFFF));
+        assertTrue(io.stagecoach.core.network.internal.layers.ObserveSequence.isNewer(0xFF_FFFF, 0), "0 follows 2^24-1");
+        assertTrue(!io.stagecoach.core.network.internal.layers.ObserveSequence.isNewer(5, 5), "equal is not newer");
         register("31", 1, "obs");
         deregister("31", 2, "obs");
     }

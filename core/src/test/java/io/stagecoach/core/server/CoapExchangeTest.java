@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.coap.Token;
@@ -48,16 +49,16 @@ class CoapExchangeTest {
     @Test
     void requestAccessors() {
         Request.Builder b = request(Code.POST, "/r").payload("héllo");
-        b.options().contentFormat(0).accept(50);
+        b.options().contentFormat(ContentFormat.TEXT_PLAIN).accept(50);
         CoapExchange ex = cx(b.build());
         assertEquals(Code.POST, ex.method());
         assertEquals("héllo", ex.payloadText());
         assertArrayEquals("héllo".getBytes(StandardCharsets.UTF_8), ex.payload());
-        assertEquals(0, ex.requestContentFormat());
-        assertEquals(50, ex.acceptFormat());
+        assertEquals(ContentFormat.TEXT_PLAIN, ex.requestContentFormat());
+        assertEquals(ContentFormat.JSON, ex.acceptFormat());
         assertEquals(PEER, ex.sourceAddress());
         assertEquals(List.of("r"), ex.options().uriPath());
-        assertEquals(-1, cx().acceptFormat(), "no Accept");
+        assertNull(cx().acceptFormat(), "no Accept");
     }
 
     @Test
@@ -74,7 +75,7 @@ class CoapExchangeTest {
         assertEquals("missing Content-Format", r.payloadString());
         assertEquals(0, r.options().contentFormat());
 
-        cx().respond(Code.CONTENT, new byte[] {(byte) 0xA0}, 60);
+        cx().respond(Code.CONTENT, new byte[] {(byte) 0xA0}, ContentFormat.CBOR);
         r = responder.nextResponse();
         assertEquals(60, r.options().contentFormat());
         assertArrayEquals(new byte[] {(byte) 0xA0}, r.payload());
@@ -89,7 +90,7 @@ class CoapExchangeTest {
         assertEquals(List.of("large-create", "7"), r.options().locationPath());
         assertEquals(List.of("first=1", "second=2"), r.options().locationQuery());
 
-        cx().respond(Code.CONTENT, s -> s.payload("{}".getBytes(StandardCharsets.UTF_8), 50)
+        cx().respond(Code.CONTENT, s -> s.payload("{}".getBytes(StandardCharsets.UTF_8), ContentFormat.JSON)
                 .etag(new byte[] {1, 2}).maxAge(30));
         r = responder.nextResponse();
         assertEquals(50, r.options().contentFormat());

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stagecoach.core.client.CoapClient;
-import io.stagecoach.core.network.CoapEndpoint;
+import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
 import io.stagecoach.elements.udp.UdpConnector;
 import java.io.UncheckedIOException;
@@ -46,7 +46,7 @@ class CoapServerBuilderTest {
                 .add(CoapResource.named("hello").onGet(ex -> ex.respond("world")));
         server.start();
         try {
-            assertEquals(2, server.getEndpoints().size());
+            assertEquals(2, server.endpoints().size());
             assertEquals("world", get(server, 0, "/hello"), "GET /hello on the first endpoint");
             assertEquals("world", get(server, 1, "/hello"), "GET /hello on the second endpoint");
             assertEquals(1, server.counters().get(1).delivered(), "the second endpoint's deliverer counted its request");
@@ -87,11 +87,11 @@ class CoapServerBuilderTest {
         }
         if (!netty) {
             IllegalStateException e = assertThrows(IllegalStateException.class,
-                    () -> CoapServer.builder().epoll(anyLoopbackPort).build());
+                    () -> CoapServer.builder().netty(anyLoopbackPort).build());
             assertTrue(e.getMessage().contains("Netty"), e.getMessage());
             return;
         }
-        CoapServer server = CoapServer.builder().epoll(anyLoopbackPort).build()
+        CoapServer server = CoapServer.builder().netty(anyLoopbackPort).build()
                 .add(CoapResource.named("hello").onGet(ex -> ex.respond("world")));
         server.start();
         try {

@@ -9,9 +9,9 @@ import io.stagecoach.core.client.CoapClient;
 import io.stagecoach.core.coap.Code;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
-import io.stagecoach.core.network.CoapEndpoint;
-import io.stagecoach.core.network.CoapException;
+import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.core.network.Exchange;
+import io.stagecoach.core.network.ExchangeFailedException;
 import io.stagecoach.core.network.stack.LayerStack;
 import io.stagecoach.elements.sim.LinkConditions;
 import io.stagecoach.elements.sim.SimulatedNetwork;
@@ -131,7 +131,7 @@ class LifecycleTest {
             client.sendRequest(get("coap://10.0.0.1/x"), listener);
             client.stop(); // before the answer arrives: the open exchange fails
             assertEquals(2, outcomes.size());
-            assertInstanceOf(CoapException.class, outcomes.get(1));
+            assertInstanceOf(ExchangeFailedException.class, outcomes.get(1));
             assertEquals(0, client.openExchanges());
             clock.advance(Duration.ofSeconds(1));
             server.stop();
@@ -149,7 +149,7 @@ class LifecycleTest {
         client.start();
         for (int cycle = 1; cycle <= 3; cycle++) {
             server.start();
-            int port = server.getPort();
+            int port = server.port();
             String thread = new CoapClient("coap://" + LOOPBACK.getHostAddress() + ":" + port + "/t", client)
                     .timeout(Duration.ofSeconds(5)).get().payloadText();
             assertTrue(thread.startsWith(BoundedExecutors.THREAD_PREFIX + "server-"), "ran on " + thread);

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.network.Exchange;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
@@ -27,7 +28,7 @@ class ServerMessageDelivererTest {
 
     private final ResourceTree tree = new ResourceTree();
     private final FakeResponder responder = new FakeResponder();
-    private final ServerMessageDeliverer deliverer = new ServerMessageDeliverer(tree, responder);
+    private final ServerMessageDeliverer deliverer = new ServerMessageDeliverer(tree, responder, 2, List.of());
     private final List<ExecutorService> executors = new ArrayList<>();
     private final CountDownLatch release = new CountDownLatch(1);
 
@@ -99,7 +100,7 @@ class ServerMessageDelivererTest {
     @Test
     void acceptNotAmongDeclaredFormatsIs406BeforeTheHandler() {
         AtomicBoolean ran = new AtomicBoolean();
-        tree.add(CoapResource.named("multi").contentFormats(0, 50).onGet(ex -> {
+        tree.add(CoapResource.named("multi").contentFormats(ContentFormat.TEXT_PLAIN, ContentFormat.JSON).onGet(ex -> {
             ran.set(true);
             ex.respond("ok");
         }));
@@ -120,7 +121,7 @@ class ServerMessageDelivererTest {
 
     @Test
     void fullBoundedExecutorAnswers503WithMaxAgeAndCountsIt() throws InterruptedException {
-        ServerMessageDeliverer d = new ServerMessageDeliverer(tree, responder, 7);
+        ServerMessageDeliverer d = new ServerMessageDeliverer(tree, responder, 7, List.of());
         CountDownLatch started = new CountDownLatch(1);
         tree.add(CoapResource.named("slow").setExecutor(executor("slow", 1)).onGet(ex -> {
             started.countDown();

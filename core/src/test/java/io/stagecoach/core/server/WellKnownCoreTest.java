@@ -7,8 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
+import io.stagecoach.core.link.LinkFormat;
+import io.stagecoach.core.link.WebLink;
 import io.stagecoach.core.network.Exchange;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -21,40 +24,40 @@ class WellKnownCoreTest {
 
     private final ResourceTree tree = new ResourceTree();
     private final FakeResponder responder = new FakeResponder();
-    private final ServerMessageDeliverer deliverer = new ServerMessageDeliverer(tree, responder);
+    private final ServerMessageDeliverer deliverer = new ServerMessageDeliverer(tree, responder, 2, List.of());
     private final CoapResource create1 = CoapResource.named("create1").setVisible(false);
 
     WellKnownCoreTest() {
         String block = "block";
         String observe = "observe";
         tree.add(
-                CoapResource.named("test").title("Default test resource").contentFormats(0),
-                CoapResource.named("seg1").title("Long path resource").contentFormats(0).add(
-                        CoapResource.named("seg2").title("Long path resource").contentFormats(0).add(
-                                CoapResource.named("seg3").title("Long path resource").contentFormats(0))),
-                CoapResource.named("query").title("Resource accepting query parameters").contentFormats(0),
-                CoapResource.named("separate").contentFormats(0),
+                CoapResource.named("test").title("Default test resource").contentFormats(ContentFormat.TEXT_PLAIN),
+                CoapResource.named("seg1").title("Long path resource").contentFormats(ContentFormat.TEXT_PLAIN).add(
+                        CoapResource.named("seg2").title("Long path resource").contentFormats(ContentFormat.TEXT_PLAIN).add(
+                                CoapResource.named("seg3").title("Long path resource").contentFormats(ContentFormat.TEXT_PLAIN))),
+                CoapResource.named("query").title("Resource accepting query parameters").contentFormats(ContentFormat.TEXT_PLAIN),
+                CoapResource.named("separate").contentFormats(ContentFormat.TEXT_PLAIN),
                 CoapResource.named("large").title("Large resource").resourceType(block).maxSizeEstimate(1280)
-                        .contentFormats(0),
+                        .contentFormats(ContentFormat.TEXT_PLAIN),
                 CoapResource.named("large-update").resourceType(block).maxSizeEstimate(1280),
-                CoapResource.named("large-create").resourceType(block).contentFormats(40),
+                CoapResource.named("large-create").resourceType(block).contentFormats(ContentFormat.LINK_FORMAT),
                 CoapResource.named("large-post").resourceType(block),
-                CoapResource.named("obs").resourceType(observe).setObservable(true).contentFormats(0),
-                CoapResource.named("obs-non").resourceType(observe).setObservable(true).contentFormats(0),
-                CoapResource.named("obs-large").resourceType(observe).setObservable(true).contentFormats(0),
+                CoapResource.named("obs").resourceType(observe).setObservable(true).contentFormats(ContentFormat.TEXT_PLAIN),
+                CoapResource.named("obs-non").resourceType(observe).setObservable(true).contentFormats(ContentFormat.TEXT_PLAIN),
+                CoapResource.named("obs-large").resourceType(observe).setObservable(true).contentFormats(ContentFormat.TEXT_PLAIN),
                 CoapResource.named("obs-reset"),
                 CoapResource.named("location-query"),
-                CoapResource.named("multi-format").contentFormats(0, 41, 50, 60),
+                CoapResource.named("multi-format").contentFormats(ContentFormat.TEXT_PLAIN, ContentFormat.XML, ContentFormat.JSON, ContentFormat.CBOR),
                 CoapResource.named("link1").interfaceDescription("If1").resourceType("Type1", "Type2")
                         .title("Link test resource"),
                 CoapResource.named("link2").interfaceDescription("If2").resourceType("Type2", "Type3")
                         .title("Link test resource"),
                 CoapResource.named("link3").interfaceDescription("foo").resourceType("Type1", "Type3")
                         .title("Link test resource"),
-                CoapResource.named("path").contentFormats(40).title("Hierarchical link description entry").add(
-                        CoapResource.named("sub1").contentFormats(0).title("Hierarchical link description sub-resource"),
-                        CoapResource.named("sub2").contentFormats(0).title("Hierarchical link description sub-resource"),
-                        CoapResource.named("sub3").contentFormats(0).title("Hierarchical link description sub-resource")),
+                CoapResource.named("path").contentFormats(ContentFormat.LINK_FORMAT).title("Hierarchical link description entry").add(
+                        CoapResource.named("sub1").contentFormats(ContentFormat.TEXT_PLAIN).title("Hierarchical link description sub-resource"),
+                        CoapResource.named("sub2").contentFormats(ContentFormat.TEXT_PLAIN).title("Hierarchical link description sub-resource"),
+                        CoapResource.named("sub3").contentFormats(ContentFormat.TEXT_PLAIN).title("Hierarchical link description sub-resource")),
                 CoapResource.named("validate").title("Resource which varies"),
                 create1);
         WellKnownCoreResource.install(tree.root());

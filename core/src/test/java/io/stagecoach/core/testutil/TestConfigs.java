@@ -1,7 +1,6 @@
 package io.stagecoach.core.testutil;
 
 import io.stagecoach.core.config.CoapConfig;
-import io.stagecoach.core.config.ConfigDocsMain;
 import io.stagecoach.elements.config.Configuration;
 
 /**
@@ -19,6 +18,6 @@ public final class TestConfigs {
 
     /** Every definition at its default, except PROTOCOL_THREADS = {@code threads}. */
     public static Configuration protocolThreads(int threads) {
-        return Configuration.builder(ConfigDocsMain.ALL).set(CoapConfig.PROTOCOL_THREADS, threads).build();
+        return CoapConfig.builder().set(CoapConfig.PROTOCOL_THREADS, threads).build();
     }
 }

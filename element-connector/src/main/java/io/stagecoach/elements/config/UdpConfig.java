@@ -1,7 +1,9 @@
 package io.stagecoach.elements.config;
 
 /**
- * Settings of the UDP connectors (group "UDP connector"), read by the connector when it starts.
+ * Settings of the UDP connectors (group "UDP connector"): the one source of their defaults.
+ * {@code UdpConnectorConfig.Builder.apply(Configuration)} reads them; the endpoint and server
+ * builders apply their configuration to every UDP connector they create.
  *
  * <p>Thread and channel counts are starting points, not tuned values: Lanter (thesis, 2013)
  * measured that the thread count of a stage changes throughput by about a factor of two either
@@ -14,7 +16,7 @@ public final class UdpConfig {
 
     public static final Definition<Integer> RECEIVER_THREADS = Definition.integer("udp.receiver-threads")
             .defaultValue(1).range(1, 64)
-            .doc("Threads that read datagrams from one socket. 1 suits Linux, where one thread drains"
+            .doc("Threads of the JDK connector that read datagrams from its socket. 1 suits Linux, where one thread drains"
                     + " a socket faster than the protocol stage consumes; Lanter measured thread counts"
                     + " changing throughput by 2x either way, so benchmark to choose.")
             .build();
@@ -25,9 +27,11 @@ public final class UdpConfig {
             .build();
 
     public static final Definition<Integer> OUTBOUND_QUEUE_CAPACITY = Definition.integer("udp.outbound-queue-capacity")
-            .defaultValue(10_000).range(1, 10_000_000).unit("datagrams")
-            .doc("Datagrams waiting for a sender thread; when full, further sends fail at once"
-                    + " instead of building up latency.")
+            .defaultValue(4096).range(1, 1 << 24).unit("datagrams")
+            .doc("Datagrams waiting for a sender thread (JDK connector) or not yet written (Netty);"
+                    + " when full, further sends fail at once instead of building up latency. 4096"
+                    + " absorbs the bursts of a busy server and bounds memory (at most 8 MiB of 2 KiB"
+                    + " datagrams); answers sent from a receive thread skip the queue.")
             .build();
 
     public static final Definition<Integer> RECEIVE_BUFFER = Definition.size("udp.receive-buffer")
@@ -38,10 +42,9 @@ public final class UdpConfig {
             .build();
 
     public static final Definition<Integer> SEND_BUFFER = Definition.size("udp.send-buffer")
-            .defaultValue(1024 * 1024).max(1024 * 1024 * 1024)
-            .doc("SO_SNDBUF requested for the socket. Smaller than the receive buffer because the"
-                    + " outbound queue already holds the backlog in user space; 1MiB still covers a"
-                    + " burst of about 900 maximum-size messages. Capped at net.core.wmem_max; 0 keeps"
+            .defaultValue(4 * 1024 * 1024).max(1024 * 1024 * 1024)
+            .doc("SO_SNDBUF requested for the socket; answers written directly from a receive thread"
+                    + " wait here rather than in the outbound queue. Capped at net.core.wmem_max; 0 keeps"
                     + " the OS default.")
             .build();
 
@@ -56,8 +59,9 @@ public final class UdpConfig {
     public static final Definition<Integer> NETTY_CHANNELS = Definition.integer("udp.netty-channels")
             .defaultValue(Runtime.getRuntime().availableProcessors(), "number of available processors")
             .range(1, 256)
-            .doc("Channels the Netty epoll connector binds to the same port with SO_REUSEPORT; the"
-                    + " kernel spreads peers across them by address hash.")
+            .doc("Channels (each with its own event loop) the Netty connector binds to the same port"
+                    + " with SO_REUSEPORT when native epoll is available; the kernel spreads peers across"
+                    + " them by address hash. Without epoll one NIO channel is used.")
             .build();
 
     /** All UDP connector definitions. */

@@ -20,6 +20,7 @@ import io.netty.channel.socket.DatagramPacket;
 import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.util.Attribute;
 import io.netty.util.AttributeKey;
+import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.ConnectorCounters;
@@ -27,8 +28,8 @@ import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.LogThrottle;
 import io.stagecoach.elements.RawData;
 import io.stagecoach.elements.RawDataReceiver;
-import io.stagecoach.elements.SendFailedException;
 import io.stagecoach.elements.SendFailedException.Reason;
+import io.stagecoach.elements.SendFailedException;
 import io.stagecoach.elements.udp.UdpConnectorConfig;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -44,18 +45,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * UDP connector on Netty. With the native epoll transport it binds {@code receiverThreads}
- * channels to the same port with {@code SO_REUSEPORT}, each served by its own event loop, so the
+ * UDP connector on Netty. With the native epoll transport it binds {@code nettyChannels}
+ * ({@code udp.netty-channels}, one per processor by default) channels to the same port with
+ * {@code SO_REUSEPORT}, each served by its own event loop, so the
  * kernel spreads inbound datagrams over the loops; without epoll (non-Linux) it falls back to
  * one NIO channel. Receive buffers come from the pooled allocator and are copied once into the
  * {@link RawData} array.
  *
  * <p>Sending writes to the channel chosen by the peer's hash (keeps per-peer order); the
  * outbound queue is Netty's, bounded here by counting datagrams not yet written:
- * {@code outboundQueueCapacity} applies, {@code senderThreads} is ignored (the event loops send).
+ * {@code outboundQueueCapacity} applies, the thread counts are ignored (the event loops receive and
+ * send).
  * Event-loop threads are named {@code stagecoach-netty-udp-*}.
  *
- * <p>Supervision (issue 11 "Faults"): a {@link RawDataReceiver} that throws loses only the
+ * <p>Supervision: a {@link RawDataReceiver} that throws loses only the
  * datagram it was given. A RuntimeException is logged; an Error is caught in the inbound handler
  * too, so the event loop (there is no thread to replace) keeps receiving, and is counted in
  * {@link ConnectorCounters#receiverRestarts()} like a replaced receive thread of the JDK connector.
@@ -99,8 +102,8 @@ public final class NettyUdpConnector implements Connector {
         this.config = Objects.requireNonNull(config, "config");
         this.boundAddress = config.bindAddress();
         this.allowEpoll = allowEpoll;
-        this.failureLog = new LogThrottle(config.clock(), java.time.Duration.ofSeconds(10));
-        this.errorLog = new LogThrottle(config.clock(), java.time.Duration.ofSeconds(10));
+        this.failureLog = new LogThrottle(config.clock(), Duration.ofSeconds(10));
+        this.errorLog = new LogThrottle(config.clock(), Duration.ofSeconds(10));
     }
 
     /** Whether this JVM can use the native epoll transport (else NIO is used). */
@@ -118,7 +121,7 @@ public final class NettyUdpConnector implements Connector {
                 return;
             }
             boolean epoll = allowEpoll && Epoll.isAvailable();
-            int loops = epoll ? config.receiverThreads() : 1;
+            int loops = epoll ? config.nettyChannels() : 1;
             threadFactory = new TrackingThreadFactory();
             group = epoll ? new EpollEventLoopGroup(loops, threadFactory) : new NioEventLoopGroup(1, threadFactory);
             Bootstrap bootstrap = new Bootstrap().group(group)
@@ -288,7 +291,7 @@ public final class NettyUdpConnector implements Connector {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             if (!(msg instanceof DatagramPacket packet)) {
-                io.netty.util.ReferenceCountUtil.release(msg);
+                ReferenceCountUtil.release(msg);
                 return;
             }
             long nanos = config.clock().nanoTime();

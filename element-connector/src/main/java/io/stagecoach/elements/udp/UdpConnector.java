@@ -4,11 +4,11 @@ import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.ConnectorCounters;
 import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.LogThrottle;
-import io.stagecoach.elements.NamedThreadFactory;
 import io.stagecoach.elements.RawData;
 import io.stagecoach.elements.RawDataReceiver;
-import io.stagecoach.elements.SendFailedException;
 import io.stagecoach.elements.SendFailedException.Reason;
+import io.stagecoach.elements.SendFailedException;
+import io.stagecoach.elements.concurrent.NamedThreadFactory;
 import io.stagecoach.elements.time.Clock;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -16,11 +16,12 @@ import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.DatagramChannel;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -214,7 +215,7 @@ public final class UdpConnector implements Connector {
 
     @Override
     public void setRawDataReceiver(RawDataReceiver receiver) {
-        this.receiver = java.util.Objects.requireNonNull(receiver, "receiver");
+        this.receiver = Objects.requireNonNull(receiver, "receiver");
     }
 
     @Override

@@ -1,34 +1,24 @@
 package io.stagecoach.elements.udp;
 
+import io.stagecoach.elements.config.Configuration;
+import io.stagecoach.elements.config.UdpConfig;
 import io.stagecoach.elements.time.Clock;
 import java.net.InetSocketAddress;
 import java.util.Objects;
 
 /**
- * Settings of a {@link UdpConnector} (and of {@code NettyUdpConnector}, which ignores
- * {@link #senderThreads()}). Immutable; built by a validating {@link Builder}.
+ * Settings of a {@link UdpConnector} and of {@code NettyUdpConnector}. Immutable; built by a
+ * validating {@link Builder}.
  *
- * <p>Defaults and why (measurements in {@code docs/benchmarks/connectors.md}):
- * <ul>
- *   <li>bind address: wildcard, port 5683 (RFC 7252 §6.1);</li>
- *   <li>receiver threads 1, sender threads 1: one blocking thread per direction saturates a
- *       loopback socket on a small machine; more receivers help only when the receiver callback
- *       does real work;</li>
- *   <li>outbound queue 4096 datagrams: absorbs bursts of a busy server, bounded so memory
- *       cannot run away;</li>
- *   <li>SO_RCVBUF / SO_SNDBUF 4 MiB requested: the Linux kernel caps the request at
- *       {@code net.core.rmem_max} / {@code wmem_max} (often 208 KiB unless raised);
- *       a large receive buffer absorbs bursts while the receiver threads are descheduled;</li>
- *   <li>max datagram size 2048 bytes: a CoAP message with a 1024-byte block plus options
- *       (RFC 7252 §4.6 suggests 1152 as the usual upper bound) fits with room to spare.</li>
- * </ul>
+ * <p>The defaults and bounds are those of the {@link UdpConfig} definitions, their one source
+ * (documented, with the reasons, in {@code docs/configuration.md}); {@link Builder#apply} takes
+ * every {@code udp.*} value of a {@link Configuration}. The bind address defaults to the
+ * wildcard address, port 5683 (RFC 7252 §6.1). The JDK connector ignores
+ * {@link #nettyChannels()}; the Netty connector ignores the thread counts.
  */
 public final class UdpConnectorConfig {
 
     public static final int DEFAULT_PORT = 5683;
-    public static final int DEFAULT_SOCKET_BUFFER = 4 * 1024 * 1024;
-    public static final int DEFAULT_MAX_DATAGRAM_SIZE = 2048;
-    public static final int DEFAULT_QUEUE_CAPACITY = 4096;
     /** The IPv4/IPv6 UDP payload limit. */
     public static final int MAX_UDP_PAYLOAD = 65_507;
 
@@ -39,6 +29,7 @@ public final class UdpConnectorConfig {
     private final int receiveBufferSize;
     private final int sendBufferSize;
     private final int maxDatagramSize;
+    private final int nettyChannels;
     private final Clock clock;
 
     private UdpConnectorConfig(Builder b) {
@@ -49,6 +40,7 @@ public final class UdpConnectorConfig {
         receiveBufferSize = b.receiveBufferSize;
         sendBufferSize = b.sendBufferSize;
         maxDatagramSize = b.maxDatagramSize;
+        nettyChannels = b.nettyChannels;
         clock = b.clock;
     }
 
@@ -64,33 +56,42 @@ public final class UdpConnectorConfig {
         return bindAddress;
     }
 
+    /** {@code udp.receiver-threads}. */
     public int receiverThreads() {
         return receiverThreads;
     }
 
+    /** {@code udp.sender-threads}. */
     public int senderThreads() {
         return senderThreads;
     }
 
+    /** {@code udp.outbound-queue-capacity}. */
     public int outboundQueueCapacity() {
         return outboundQueueCapacity;
     }
 
-    /** Requested SO_RCVBUF in bytes; 0 leaves the operating-system default. */
+    /** Requested SO_RCVBUF in bytes ({@code udp.receive-buffer}); 0 leaves the OS default. */
     public int receiveBufferSize() {
         return receiveBufferSize;
     }
 
-    /** Requested SO_SNDBUF in bytes; 0 leaves the operating-system default. */
+    /** Requested SO_SNDBUF in bytes ({@code udp.send-buffer}); 0 leaves the OS default. */
     public int sendBufferSize() {
         return sendBufferSize;
     }
 
+    /** {@code udp.max-datagram-size}. */
     public int maxDatagramSize() {
         return maxDatagramSize;
     }
 
-    /** Source of {@link io.stagecoach.elements.RawData#receiveNanos()}. */
+    /** SO_REUSEPORT channels of the Netty connector on epoll ({@code udp.netty-channels}). */
+    public int nettyChannels() {
+        return nettyChannels;
+    }
+
+    /** Source of {@link io.stagecoach.elements.RawData#receiveNanos()}: the endpoint's clock. */
     public Clock clock() {
         return clock;
     }
@@ -99,18 +100,22 @@ public final class UdpConnectorConfig {
     public String toString() {
         return "bind=" + bindAddress + " receivers=" + receiverThreads + " senders=" + senderThreads
                 + " queue=" + outboundQueueCapacity + " rcvbuf=" + receiveBufferSize + " sndbuf="
-                + sendBufferSize + " maxDatagram=" + maxDatagramSize;
+                + sendBufferSize + " maxDatagram=" + maxDatagramSize + " nettyChannels=" + nettyChannels;
     }
 
-    /** Validates each value as it is set: a bad value fails at the line that set it. */
+    /**
+     * Validates each value as it is set, against the bounds of its {@link UdpConfig} definition,
+     * so a bad value fails at the line that set it.
+     */
     public static final class Builder {
         private InetSocketAddress bindAddress = new InetSocketAddress(DEFAULT_PORT);
-        private int receiverThreads = 1;
-        private int senderThreads = 1;
-        private int outboundQueueCapacity = DEFAULT_QUEUE_CAPACITY;
-        private int receiveBufferSize = DEFAULT_SOCKET_BUFFER;
-        private int sendBufferSize = DEFAULT_SOCKET_BUFFER;
-        private int maxDatagramSize = DEFAULT_MAX_DATAGRAM_SIZE;
+        private int receiverThreads = UdpConfig.RECEIVER_THREADS.defaultValue();
+        private int senderThreads = UdpConfig.SENDER_THREADS.defaultValue();
+        private int outboundQueueCapacity = UdpConfig.OUTBOUND_QUEUE_CAPACITY.defaultValue();
+        private int receiveBufferSize = UdpConfig.RECEIVE_BUFFER.defaultValue();
+        private int sendBufferSize = UdpConfig.SEND_BUFFER.defaultValue();
+        private int maxDatagramSize = UdpConfig.MAX_DATAGRAM_SIZE.defaultValue();
+        private int nettyChannels = UdpConfig.NETTY_CHANNELS.defaultValue();
         private Clock clock = Clock.system();
 
         private Builder() {
@@ -124,7 +129,20 @@ public final class UdpConnectorConfig {
             receiveBufferSize = c.receiveBufferSize;
             sendBufferSize = c.sendBufferSize;
             maxDatagramSize = c.maxDatagramSize;
+            nettyChannels = c.nettyChannels;
             clock = c.clock;
+        }
+
+        /** Takes every {@code udp.*} value of {@code config} (its defaults where it sets none). */
+        public Builder apply(Configuration config) {
+            receiverThreads = config.get(UdpConfig.RECEIVER_THREADS);
+            senderThreads = config.get(UdpConfig.SENDER_THREADS);
+            outboundQueueCapacity = config.get(UdpConfig.OUTBOUND_QUEUE_CAPACITY);
+            receiveBufferSize = config.get(UdpConfig.RECEIVE_BUFFER);
+            sendBufferSize = config.get(UdpConfig.SEND_BUFFER);
+            maxDatagramSize = config.get(UdpConfig.MAX_DATAGRAM_SIZE);
+            nettyChannels = config.get(UdpConfig.NETTY_CHANNELS);
+            return this;
         }
 
         /** A resolved IPv4 or IPv6 address; port 0 picks a free port at {@code start()}. */
@@ -138,32 +156,37 @@ public final class UdpConnectorConfig {
         }
 
         public Builder receiverThreads(int n) {
-            this.receiverThreads = checkRange("receiverThreads", n, 1, 64);
+            this.receiverThreads = UdpConfig.RECEIVER_THREADS.validate(n);
             return this;
         }
 
         public Builder senderThreads(int n) {
-            this.senderThreads = checkRange("senderThreads", n, 1, 64);
+            this.senderThreads = UdpConfig.SENDER_THREADS.validate(n);
             return this;
         }
 
         public Builder outboundQueueCapacity(int n) {
-            this.outboundQueueCapacity = checkRange("outboundQueueCapacity", n, 1, 1 << 24);
+            this.outboundQueueCapacity = UdpConfig.OUTBOUND_QUEUE_CAPACITY.validate(n);
             return this;
         }
 
         public Builder receiveBufferSize(int bytes) {
-            this.receiveBufferSize = checkRange("receiveBufferSize", bytes, 0, Integer.MAX_VALUE);
+            this.receiveBufferSize = UdpConfig.RECEIVE_BUFFER.validate(bytes);
             return this;
         }
 
         public Builder sendBufferSize(int bytes) {
-            this.sendBufferSize = checkRange("sendBufferSize", bytes, 0, Integer.MAX_VALUE);
+            this.sendBufferSize = UdpConfig.SEND_BUFFER.validate(bytes);
             return this;
         }
 
         public Builder maxDatagramSize(int bytes) {
-            this.maxDatagramSize = checkRange("maxDatagramSize", bytes, 1, MAX_UDP_PAYLOAD);
+            this.maxDatagramSize = UdpConfig.MAX_DATAGRAM_SIZE.validate(bytes);
+            return this;
+        }
+
+        public Builder nettyChannels(int n) {
+            this.nettyChannels = UdpConfig.NETTY_CHANNELS.validate(n);
             return this;
         }
 
@@ -178,13 +201,6 @@ public final class UdpConnectorConfig {
 
         public UdpConnector build() {
             return new UdpConnector(buildConfig());
-        }
-
-        private static int checkRange(String name, int value, int min, int max) {
-            if (value < min || value > max) {
-                throw new IllegalArgumentException(name + " must be in [" + min + ", " + max + "]: " + value);
-            }
-            return value;
         }
     }
 }

@@ -305,7 +305,7 @@ class UdpConnectorContractTest {
     }
 
     /**
-     * Supervision (issue 11 "Faults"): a receiver that throws an Error loses that datagram only.
+     * Supervision: a receiver that throws an Error loses that datagram only.
      * The JDK connector's receive thread dies and is replaced; Netty's event loop catches it in
      * the handler and carries on. Both count it in receiverRestarts.
      */

@@ -1,20 +1,19 @@
 package io.stagecoach.examples.cli;
 
 import io.stagecoach.core.client.CoapClient;
+import io.stagecoach.core.client.CoapException;
+import io.stagecoach.core.client.CoapRejectedException;
 import io.stagecoach.core.client.CoapResponse;
+import io.stagecoach.core.client.CoapTimeoutException;
 import io.stagecoach.core.coap.Code;
 import io.stagecoach.core.coap.Option;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Type;
-import io.stagecoach.core.config.ConfigDocsMain;
-import io.stagecoach.core.network.CoapEndpoint;
-import io.stagecoach.core.network.CoapEndpointBuilder;
+import io.stagecoach.core.config.CoapConfig;
+import io.stagecoach.core.endpoint.CoapEndpoint;
+import io.stagecoach.core.endpoint.CoapEndpointBuilder;
 import io.stagecoach.core.network.MessageTracer;
-import io.stagecoach.core.network.CoapException;
-import io.stagecoach.core.network.CoapRejectedException;
-import io.stagecoach.core.network.CoapTimeoutException;
 import io.stagecoach.elements.config.Configuration;
-import io.stagecoach.elements.udp.UdpConnector;
 import io.stagecoach.examples.plugtest.Plugtest;
 import java.io.IOException;
 import java.io.InputStream;
@@ -110,13 +109,11 @@ public final class ClientCommand {
 
     /** An endpoint whose block size is {@code -b} (uploads over it go Block1), tracing with {@code -v}. */
     static CoapEndpoint endpoint(ClientOptions o, PrintStream err) {
-        Configuration.Builder config = Configuration.builder(ConfigDocsMain.ALL);
+        Configuration.Builder config = CoapConfig.builder();
         if (o.blockSize > 0) {
             Plugtest.blockSize(config, o.blockSize);
         }
-        CoapEndpointBuilder b = CoapEndpoint.builder()
-                .connector(UdpConnector.builder().bindAddress(new InetSocketAddress(0)).build())
-                .config(config.build());
+        CoapEndpointBuilder b = CoapEndpoint.builder().udp(new InetSocketAddress(0)).config(config.build());
         if (o.verbose) {
             // -v: one line per message on the wire, blocks and retransmissions included
             b.interceptor(new MessageTracer((outgoing, m) -> err.println((outgoing ? "> " : "< ") + m)));

@@ -1,14 +1,14 @@
 package io.stagecoach.examples.cli;
 
 import io.stagecoach.core.client.CoapClient;
+import io.stagecoach.core.client.CoapException;
 import io.stagecoach.core.client.CoapHandler;
 import io.stagecoach.core.client.CoapObserveRelation;
+import io.stagecoach.core.client.CoapRejectedException;
 import io.stagecoach.core.client.CoapResponse;
+import io.stagecoach.core.client.CoapTimeoutException;
 import io.stagecoach.core.coap.Request;
-import io.stagecoach.core.network.CoapEndpoint;
-import io.stagecoach.core.network.CoapException;
-import io.stagecoach.core.network.CoapRejectedException;
-import io.stagecoach.core.network.CoapTimeoutException;
+import io.stagecoach.core.endpoint.CoapEndpoint;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;

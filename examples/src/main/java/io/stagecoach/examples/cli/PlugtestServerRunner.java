@@ -1,19 +1,14 @@
 package io.stagecoach.examples.cli;
 
 import io.stagecoach.core.config.CoapConfig;
-import io.stagecoach.core.config.ConfigDocsMain;
-import io.stagecoach.core.network.CoapEndpoint;
-import io.stagecoach.core.network.CoapEndpointBuilder;
-import io.stagecoach.core.network.faults.FaultInjector;
+import io.stagecoach.core.server.CoapResource;
 import io.stagecoach.core.server.CoapServer;
 import io.stagecoach.core.server.CoapServerBuilder;
-import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.config.Configuration;
 import io.stagecoach.elements.config.UdpConfig;
 import io.stagecoach.elements.netty.NettyUdpConnector;
 import io.stagecoach.elements.time.RealTimeScheduler;
-import io.stagecoach.elements.udp.UdpConnector;
-import io.stagecoach.elements.udp.UdpConnectorConfig;
+import io.stagecoach.examples.faults.FaultInjector;
 import io.stagecoach.examples.plugtest.Plugtest;
 import java.io.IOException;
 import java.net.Inet6Address;
@@ -53,38 +48,28 @@ final class PlugtestServerRunner implements AutoCloseable {
     static PlugtestServerRunner start(ServerOptions o) throws IOException {
         Configuration config = configuration(o);
         InetSocketAddress bind = o.bind == null ? new InetSocketAddress(o.port) : new InetSocketAddress(o.bind, o.port);
-        UdpConnectorConfig udp = UdpConnector.builder().bindAddress(bind)
-                .receiverThreads(config.get(UdpConfig.RECEIVER_THREADS))
-                .senderThreads(config.get(UdpConfig.SENDER_THREADS))
-                .outboundQueueCapacity(config.get(UdpConfig.OUTBOUND_QUEUE_CAPACITY))
-                .maxDatagramSize(config.get(UdpConfig.MAX_DATAGRAM_SIZE))
-                .receiveBufferSize(config.get(UdpConfig.RECEIVE_BUFFER))
-                .sendBufferSize(config.get(UdpConfig.SEND_BUFFER))
-                .buildConfig();
-        Connector connector;
+        RealTimeScheduler scheduler = new RealTimeScheduler();
+        CoapServerBuilder sb = CoapServer.builder().config(config).scheduler(scheduler);
         String name;
-        if (o.connector.equals("epoll")) {
-            connector = new NettyUdpConnector(udp);
-            name = NettyUdpConnector.isEpollAvailable() ? "epoll" : "netty-nio (epoll unavailable)";
+        if (o.connector.equals("netty")) {
+            sb.netty(bind);
+            name = NettyUdpConnector.isEpollAvailable()
+                    ? "netty-epoll, " + config.get(UdpConfig.NETTY_CHANNELS) + " channel(s)"
+                    : "netty-nio (epoll unavailable)";
         } else {
-            connector = udp.newBuilder().build();
+            sb.udp(bind);
             name = "udp";
         }
-        RealTimeScheduler scheduler = new RealTimeScheduler();
+        if (o.faultRate > 0) {
+            FaultInjector.Builder fb = FaultInjector.builder().seed(o.faultSeed);
+            o.faultKinds.forEach(k -> fb.rate(k, o.faultRate));
+            fb.build().installOn(sb);
+            name += ", faults " + o.faultRate + " " + o.faultKinds;
+        }
         Plugtest plugtest = null;
         CoapServer server = null;
         try {
-            CoapEndpointBuilder eb = CoapEndpoint.builder().connector(connector).config(config).scheduler(scheduler);
-            CoapServerBuilder sb = CoapServer.builder();
-            if (o.faultRate > 0) {
-                FaultInjector.Builder fb = FaultInjector.builder().seed(o.faultSeed);
-                o.faultKinds.forEach(k -> fb.rate(k, o.faultRate));
-                FaultInjector faults = fb.build();
-                eb.faults(faults);
-                sb.faults(faults);
-                name += ", faults " + o.faultRate + " " + o.faultKinds;
-            }
-            server = sb.endpoint(eb.build()).build();
+            server = sb.build();
             plugtest = Plugtest.builder().scheduler(scheduler).notifyPeriod(o.notifyPeriod).build().installOn(server);
             server.start();
             return new PlugtestServerRunner(scheduler, server, plugtest, name, config);
@@ -102,7 +87,7 @@ final class PlugtestServerRunner implements AutoCloseable {
 
     /** File first, then system properties {@code stagecoach.<key>}, then the flags. */
     static Configuration configuration(ServerOptions o) throws IOException {
-        Configuration.Builder b = Configuration.builder(ConfigDocsMain.ALL);
+        Configuration.Builder b = CoapConfig.builder();
         if (o.config != null) {
             b.loadFile(o.config);
         }
@@ -145,12 +130,12 @@ final class PlugtestServerRunner implements AutoCloseable {
     }
 
     int port() {
-        return server.getPort();
+        return server.port();
     }
 
     /** Observe relations of the top-level resource {@code name} (for tests). */
     int observers(String name) {
-        return ((io.stagecoach.core.server.CoapResource) server.getRoot().child(name)).observerCount();
+        return ((CoapResource) server.root().child(name)).observerCount();
     }
 
     @Override

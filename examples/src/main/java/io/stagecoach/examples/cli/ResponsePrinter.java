@@ -2,8 +2,8 @@ package io.stagecoach.examples.cli;
 
 import io.stagecoach.core.coap.Option;
 import io.stagecoach.core.coap.Response;
-import io.stagecoach.core.server.LinkFormat;
-import io.stagecoach.core.server.WebLink;
+import io.stagecoach.core.link.LinkFormat;
+import io.stagecoach.core.link.WebLink;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -1,12 +1,14 @@
 package io.stagecoach.examples.cli;
 
-import io.stagecoach.core.network.faults.FaultKind;
+import io.stagecoach.examples.faults.FaultKind;
 import io.stagecoach.examples.plugtest.Plugtest;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -38,7 +40,8 @@ final class ServerOptions {
                 "  the plugtest server (shared/conformance/plugtest-resources.md) plus /benchmark, /count, /fibonacci",
                 "  --port N                UDP port, 0 = any free one (default 5683)",
                 "  --bind ADDR             address to bind (default: every interface)",
-                "  --connector udp|epoll   JDK UDP sockets, or Netty's native epoll transport (default udp)",
+                "  --connector udp|netty   JDK UDP sockets, or Netty (native epoll with udp.netty-channels",
+                "                          SO_REUSEPORT channels on Linux; 'epoll' is an alias) (default udp)",
                 "  --receivers N           receiver threads of the connector",
                 "  --senders N             sender threads of the connector",
                 "  --protocol-threads N    protocol stage threads; 0 runs it on the receive thread",
@@ -64,9 +67,10 @@ final class ServerOptions {
                 case "--port" -> o.port = c.intValue(0, 65535);
                 case "--bind" -> o.bind = address(c.value());
                 case "--connector" -> {
-                    o.connector = c.value();
-                    if (!o.connector.equals("udp") && !o.connector.equals("epoll")) {
-                        throw new UsageException("--connector must be udp or epoll, got '" + o.connector + "'");
+                    String name = c.value();
+                    o.connector = name.equals("epoll") ? "netty" : name;
+                    if (!o.connector.equals("udp") && !o.connector.equals("netty")) {
+                        throw new UsageException("--connector must be udp or netty, got '" + name + "'");
                     }
                 }
                 case "--receivers" -> o.receivers = c.intValue(1, 64);
@@ -106,10 +110,10 @@ final class ServerOptions {
         Set<FaultKind> out = EnumSet.noneOf(FaultKind.class);
         for (String k : text.split(",")) {
             try {
-                out.add(FaultKind.valueOf(k.trim().toUpperCase(java.util.Locale.ROOT)));
+                out.add(FaultKind.valueOf(k.trim().toUpperCase(Locale.ROOT)));
             } catch (IllegalArgumentException e) {
                 throw new UsageException("--fault-kinds: unknown kind '" + k + "'; one of "
-                        + java.util.Arrays.toString(FaultKind.values()));
+                        + Arrays.toString(FaultKind.values()));
             }
         }
         return out;

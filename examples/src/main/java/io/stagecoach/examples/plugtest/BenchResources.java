@@ -1,14 +1,16 @@
 package io.stagecoach.examples.plugtest;
 
 import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.server.CoapExchange;
 import io.stagecoach.core.server.CoapResource;
 import java.nio.charset.StandardCharsets;
+import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The resources the benchmarks use besides the plugtest set (issue 7):
+ * The resources the benchmarks use besides the plugtest set:
  * {@code /benchmark} (GET "hello world", POST echo; inline on the protocol thread),
  * {@code /count} (POST answers how often the handler ran: duplicates must not count) and
  * {@code /fibonacci?n=N} (CPU-heavy on its own bounded executor: overload answers 5.03 while the
@@ -25,9 +27,9 @@ final class BenchResources {
     }
 
     static CoapResource benchmark() {
-        return CoapResource.named("benchmark").title("Benchmark resource").advertiseContentFormats(0)
-                .onGet(ex -> ex.respond(Code.CONTENT, HELLO, 0))
-                .onPost(ex -> ex.respond(Code.CHANGED, ex.payload(), Math.max(ex.requestContentFormat(), 0)));
+        return CoapResource.named("benchmark").title("Benchmark resource").advertiseContentFormats(ContentFormat.TEXT_PLAIN)
+                .onGet(ex -> ex.respond(Code.CONTENT, HELLO, ContentFormat.TEXT_PLAIN))
+                .onPost(ex -> ex.respond(Code.CHANGED, ex.payload(), Objects.requireNonNullElse(ex.requestContentFormat(), ContentFormat.TEXT_PLAIN)));
     }
 
     static CoapResource count() {
@@ -38,7 +40,7 @@ final class BenchResources {
 
     /** {@code /fibonacci} running on {@code executor} (the caller's; bounded, single thread). */
     static CoapResource fibonacci(Executor executor) {
-        return CoapResource.named("fibonacci").title("Naive Fibonacci, CPU-bound").advertiseContentFormats(0)
+        return CoapResource.named("fibonacci").title("Naive Fibonacci, CPU-bound").advertiseContentFormats(ContentFormat.TEXT_PLAIN)
                 .setExecutor(executor).onGet(BenchResources::fibonacci);
     }
 

@@ -1,6 +1,7 @@
 package io.stagecoach.examples.plugtest;
 
 import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.coap.Type;
 import io.stagecoach.core.server.CoapExchange;
 import io.stagecoach.core.server.CoapResource;
@@ -56,7 +57,7 @@ final class ClockResource extends CoapResource {
         }
         resourceType("observe");
         setObservable(true);
-        advertiseContentFormats(0);
+        advertiseContentFormats(ContentFormat.TEXT_PLAIN);
         this.value = Representation.text(timeText());
     }
 
@@ -64,7 +65,7 @@ final class ClockResource extends CoapResource {
     void tick() {
         synchronized (this) {
             value = Representation.text(timeText());
-            advertiseContentFormats(0);
+            advertiseContentFormats(ContentFormat.TEXT_PLAIN);
         }
         changed();
     }
@@ -80,8 +81,8 @@ final class ClockResource extends CoapResource {
         synchronized (this) {
             r = value;
         }
-        int accept = exchange.acceptFormat();
-        if (accept >= 0 && accept != r.contentFormat()) {
+        ContentFormat accept = exchange.acceptFormat();
+        if (accept != null && !accept.equals(r.contentFormat())) {
             exchange.respond(Code.NOT_ACCEPTABLE);
             return;
         }
@@ -94,14 +95,14 @@ final class ClockResource extends CoapResource {
             exchange.respond(Code.METHOD_NOT_ALLOWED);
             return;
         }
-        int format = exchange.requestContentFormat();
-        if (format < 0) {
+        ContentFormat format = exchange.requestContentFormat();
+        if (format == null) {
             exchange.respond(Code.BAD_REQUEST, "Content-Format required");
             return;
         }
         boolean sameFormat;
         synchronized (this) {
-            sameFormat = format == value.contentFormat();
+            sameFormat = format.equals(value.contentFormat());
             value = new Representation(exchange.payload(), format);
             advertiseContentFormats(format);
         }

@@ -1,6 +1,7 @@
 package io.stagecoach.examples.plugtest;
 
 import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.server.CoapExchange;
 import io.stagecoach.core.server.CoapResource;
 
@@ -26,8 +27,8 @@ final class Create1Resource extends CoapResource {
             exchange.respond(Code.PRECONDITION_FAILED);
             return;
         }
-        int format = exchange.requestContentFormat();
-        if (format < 0) {
+        ContentFormat format = exchange.requestContentFormat();
+        if (format == null) {
             exchange.respond(Code.BAD_REQUEST, "Content-Format required");
             return;
         }

@@ -1,6 +1,7 @@
 package io.stagecoach.examples.plugtest;
 
 import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.server.CoapExchange;
 import io.stagecoach.core.server.CoapResource;
 import io.stagecoach.core.server.Resource;
@@ -22,13 +23,13 @@ final class LargeCreateResource extends CoapResource {
         super("large-create");
         title("Large resource that can be created using POST method");
         resourceType("block");
-        advertiseContentFormats(40);
+        advertiseContentFormats(ContentFormat.LINK_FORMAT);
     }
 
     @Override
     public void handlePOST(CoapExchange exchange) {
-        int format = exchange.requestContentFormat();
-        if (format < 0) {
+        ContentFormat format = exchange.requestContentFormat();
+        if (format == null) {
             exchange.respond(Code.BAD_REQUEST, "Content-Format required");
             return;
         }
@@ -50,6 +51,6 @@ final class LargeCreateResource extends CoapResource {
         for (Resource child : children()) {
             links.add("<" + child.uri() + ">");
         }
-        exchange.respond(Code.CONTENT, links.toString().getBytes(StandardCharsets.UTF_8), 40);
+        exchange.respond(Code.CONTENT, links.toString().getBytes(StandardCharsets.UTF_8), ContentFormat.LINK_FORMAT);
     }
 }

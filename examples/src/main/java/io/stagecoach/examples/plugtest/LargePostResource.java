@@ -1,6 +1,7 @@
 package io.stagecoach.examples.plugtest;
 
 import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.server.CoapExchange;
 import io.stagecoach.core.server.CoapResource;
 
@@ -19,10 +20,10 @@ final class LargePostResource extends CoapResource {
 
     @Override
     public void handlePOST(CoapExchange exchange) {
-        int format = exchange.requestContentFormat();
-        if (format < 0) {
+        ContentFormat format = exchange.requestContentFormat();
+        if (format == null) {
             exchange.respond(Code.BAD_REQUEST, "Content-Format required");
-        } else if (format != 0) {
+        } else if (!format.equals(ContentFormat.TEXT_PLAIN)) {
             exchange.respond(Code.UNSUPPORTED_CONTENT_FORMAT);
         } else {
             byte[] body = exchange.payload();
@@ -32,7 +33,7 @@ final class LargePostResource extends CoapResource {
                     body[i] -= 'a' - 'A';
                 }
             }
-            exchange.respond(Code.CHANGED, body, 0);
+            exchange.respond(Code.CHANGED, body, ContentFormat.TEXT_PLAIN);
         }
     }
 }

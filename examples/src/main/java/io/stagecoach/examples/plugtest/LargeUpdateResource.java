@@ -1,6 +1,7 @@
 package io.stagecoach.examples.plugtest;
 
 import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.server.CoapExchange;
 import io.stagecoach.core.server.CoapResource;
 
@@ -23,8 +24,8 @@ final class LargeUpdateResource extends CoapResource {
     @Override
     public void handleGET(CoapExchange exchange) {
         Representation r = stored;
-        int accept = exchange.acceptFormat();
-        if (accept >= 0 && accept != r.contentFormat()) {
+        ContentFormat accept = exchange.acceptFormat();
+        if (accept != null && !accept.equals(r.contentFormat())) {
             exchange.respond(Code.NOT_ACCEPTABLE);
             return;
         }
@@ -33,8 +34,8 @@ final class LargeUpdateResource extends CoapResource {
 
     @Override
     public void handlePUT(CoapExchange exchange) {
-        int format = exchange.requestContentFormat();
-        if (format < 0) {
+        ContentFormat format = exchange.requestContentFormat();
+        if (format == null) {
             exchange.respond(Code.BAD_REQUEST, "Content-Format required");
             return;
         }

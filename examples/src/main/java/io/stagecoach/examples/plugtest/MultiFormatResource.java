@@ -1,6 +1,7 @@
 package io.stagecoach.examples.plugtest;
 
 import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.server.CoapExchange;
 import io.stagecoach.core.server.CoapResource;
@@ -19,7 +20,7 @@ final class MultiFormatResource extends CoapResource {
     MultiFormatResource() {
         super("multi-format");
         title("Resource that exists in different content formats (text/plain utf8 and application/xml)");
-        contentFormats(0, 41, 50, 60);
+        contentFormats(ContentFormat.TEXT_PLAIN, ContentFormat.XML, ContentFormat.JSON, ContentFormat.CBOR);
     }
 
     @Override
@@ -28,21 +29,21 @@ final class MultiFormatResource extends CoapResource {
         String type = r.type().toString();
         String code = r.code().name();
         int mid = r.mid();
-        int accept = exchange.acceptFormat();
+        int accept = exchange.acceptFormat() == null ? -1 : exchange.acceptFormat().number();
         switch (accept) {
             case 41 -> respond(exchange, "<msg type=\"" + type + "\" code=\"" + code + "\" mid=\"" + mid
-                    + "\" accept=\"41\"/>", 41);
+                    + "\" accept=\"41\"/>", ContentFormat.XML);
             case 50 -> respond(exchange, "{\"type\":\"" + type + "\",\"code\":\"" + code + "\",\"mid\":" + mid
-                    + ",\"accept\":50}", 50);
+                    + ",\"accept\":50}", ContentFormat.JSON);
             case 60 -> exchange.respond(Code.CONTENT, new MiniCbor().mapHeader(4)
                     .text("type").text(type).text("code").text(code)
-                    .text("mid").unsigned(mid).text("accept").unsigned(60).bytes(), 60);
+                    .text("mid").unsigned(mid).text("accept").unsigned(60).bytes(), ContentFormat.CBOR);
             default -> respond(exchange, "Status type: \"" + type + "\"\nCode: \"" + code + "\"\nMID: " + mid
-                    + "\nAccept: " + (accept < 0 ? "none" : Integer.toString(accept)), 0);
+                    + "\nAccept: " + (accept < 0 ? "none" : Integer.toString(accept)), ContentFormat.TEXT_PLAIN);
         }
     }
 
-    private static void respond(CoapExchange exchange, String text, int format) {
+    private static void respond(CoapExchange exchange, String text, ContentFormat format) {
         exchange.respond(Code.CONTENT, text.getBytes(StandardCharsets.UTF_8), format);
     }
 }

@@ -1,9 +1,9 @@
 package io.stagecoach.examples.plugtest;
 
 import io.stagecoach.core.config.CoapConfig;
+import io.stagecoach.core.server.BoundedExecutors;
 import io.stagecoach.core.server.CoapResource;
 import io.stagecoach.core.server.CoapServer;
-import io.stagecoach.core.server.BoundedExecutors;
 import io.stagecoach.elements.config.Configuration;
 import io.stagecoach.elements.time.Cancellable;
 import io.stagecoach.elements.time.Scheduler;

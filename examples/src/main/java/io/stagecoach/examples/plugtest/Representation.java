@@ -1,5 +1,6 @@
 package io.stagecoach.examples.plugtest;
 
+import io.stagecoach.core.coap.ContentFormat;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -12,22 +13,22 @@ import java.util.Arrays;
 final class Representation {
 
     private final byte[] body;
-    private final int contentFormat;
+    private final ContentFormat contentFormat;
 
-    Representation(byte[] body, int contentFormat) {
+    Representation(byte[] body, ContentFormat contentFormat) {
         this.body = body.clone();
         this.contentFormat = contentFormat;
     }
 
     static Representation text(String text) {
-        return new Representation(text.getBytes(StandardCharsets.UTF_8), 0);
+        return new Representation(text.getBytes(StandardCharsets.UTF_8), ContentFormat.TEXT_PLAIN);
     }
 
     byte[] body() {
         return body.clone();
     }
 
-    int contentFormat() {
+    ContentFormat contentFormat() {
         return contentFormat;
     }
 
@@ -39,8 +40,8 @@ final class Representation {
         try {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
             sha.update(body);
-            sha.update((byte) (contentFormat >> 8));
-            sha.update((byte) contentFormat);
+            sha.update((byte) (contentFormat.number() >> 8));
+            sha.update((byte) contentFormat.number());
             return Arrays.copyOf(sha.digest(), 4);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JDK has SHA-256", e);

@@ -1,5 +1,6 @@
 package io.stagecoach.examples.plugtest;
 
+import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.coap.Type;
 import io.stagecoach.core.server.CoapExchange;
 import io.stagecoach.core.server.CoapResource;
@@ -24,7 +25,7 @@ final class SeparateResource extends CoapResource {
         super("separate");
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
         title("Resource which cannot be served immediately and which cannot be acknowledged in a piggy-backed way");
-        advertiseContentFormats(0);
+        advertiseContentFormats(ContentFormat.TEXT_PLAIN);
     }
 
     @Override

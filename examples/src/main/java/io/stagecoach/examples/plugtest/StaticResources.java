@@ -1,6 +1,7 @@
 package io.stagecoach.examples.plugtest;
 
 import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.server.CoapResource;
 import java.nio.charset.StandardCharsets;
 
@@ -22,13 +23,13 @@ final class StaticResources {
     }
 
     private static CoapResource longPath(String name) {
-        return CoapResource.named(name).title("Long path resource").advertiseContentFormats(0)
+        return CoapResource.named(name).title("Long path resource").advertiseContentFormats(ContentFormat.TEXT_PLAIN)
                 .onGet(ex -> ex.respond("Long path resource\n" + PlugtestText.reqInfo(ex.request())));
     }
 
     /** {@code /query}: REQINFO, then {@code "\n?"} and every Uri-Query joined by '&' (TD_COAP_CORE_13). */
     static CoapResource query() {
-        return CoapResource.named("query").title("Resource accepting query parameters").advertiseContentFormats(0)
+        return CoapResource.named("query").title("Resource accepting query parameters").advertiseContentFormats(ContentFormat.TEXT_PLAIN)
                 .onGet(ex -> ex.respond(PlugtestText.reqInfo(ex.request()) + "\n?"
                         + String.join("&", ex.options().uriQuery())));
     }
@@ -37,8 +38,8 @@ final class StaticResources {
     static CoapResource large() {
         byte[] body = PlugtestText.LARGE.getBytes(StandardCharsets.US_ASCII);
         return CoapResource.named("large").title("Large resource").resourceType("block")
-                .maxSizeEstimate(PlugtestText.LARGE_SIZE).advertiseContentFormats(0)
-                .onGet(ex -> ex.respond(Code.CONTENT, body, 0));
+                .maxSizeEstimate(PlugtestText.LARGE_SIZE).advertiseContentFormats(ContentFormat.TEXT_PLAIN)
+                .onGet(ex -> ex.respond(Code.CONTENT, body, ContentFormat.TEXT_PLAIN));
     }
 
     /** {@code /location-query}: POST answers 2.01 with Location-Query {@code first=1}, {@code second=2}. */
@@ -65,13 +66,13 @@ final class StaticResources {
     /** {@code /path} listing its three children in link-format; each child answers its path. */
     static CoapResource path() {
         CoapResource path = CoapResource.named("path").title("Hierarchical link description entry")
-                .advertiseContentFormats(40);
+                .advertiseContentFormats(ContentFormat.LINK_FORMAT);
         for (int i = 1; i <= 3; i++) {
             String name = "sub" + i;
             path.add(CoapResource.named(name).title("Hierarchical link description sub-resource")
-                    .advertiseContentFormats(0).onGet(ex -> ex.respond("/path/" + name)));
+                    .advertiseContentFormats(ContentFormat.TEXT_PLAIN).onGet(ex -> ex.respond("/path/" + name)));
         }
         byte[] listing = "</path/sub1>,</path/sub2>,</path/sub3>".getBytes(StandardCharsets.US_ASCII);
-        return path.onGet(ex -> ex.respond(Code.CONTENT, listing, 40));
+        return path.onGet(ex -> ex.respond(Code.CONTENT, listing, ContentFormat.LINK_FORMAT));
     }
 }

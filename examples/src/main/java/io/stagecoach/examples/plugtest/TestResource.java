@@ -1,6 +1,7 @@
 package io.stagecoach.examples.plugtest;
 
 import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.server.CoapExchange;
 import io.stagecoach.core.server.CoapResource;
 
@@ -17,7 +18,7 @@ final class TestResource extends CoapResource {
     TestResource() {
         super("test");
         title("Default test resource");
-        advertiseContentFormats(0);
+        advertiseContentFormats(ContentFormat.TEXT_PLAIN);
     }
 
     @Override
@@ -27,7 +28,7 @@ final class TestResource extends CoapResource {
             info += "\nToken: " + exchange.request().token().toHex();
         }
         byte[] payload = PlugtestText.truncate(info, MAX_GET_PAYLOAD);
-        exchange.respond(Code.CONTENT, r -> r.payload(payload, 0).maxAge(30));
+        exchange.respond(Code.CONTENT, r -> r.payload(payload, ContentFormat.TEXT_PLAIN).maxAge(30));
     }
 
     @Override

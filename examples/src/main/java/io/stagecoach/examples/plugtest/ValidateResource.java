@@ -1,6 +1,7 @@
 package io.stagecoach.examples.plugtest;
 
 import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.server.CoapExchange;
 import io.stagecoach.core.server.CoapResource;
 import java.util.Arrays;
@@ -37,8 +38,8 @@ final class ValidateResource extends CoapResource {
             exchange.respond(Code.VALID, spec -> spec.etag(etag));
             return;
         }
-        int accept = exchange.acceptFormat();
-        if (accept >= 0 && accept != r.contentFormat()) {
+        ContentFormat accept = exchange.acceptFormat();
+        if (accept != null && !accept.equals(r.contentFormat())) {
             exchange.respond(Code.NOT_ACCEPTABLE);
             return;
         }
@@ -51,8 +52,8 @@ final class ValidateResource extends CoapResource {
             exchange.respond(Code.PRECONDITION_FAILED);
             return;
         }
-        int format = exchange.requestContentFormat();
-        if (format < 0) {
+        ContentFormat format = exchange.requestContentFormat();
+        if (format == null) {
             exchange.respond(Code.BAD_REQUEST, "Content-Format required");
             return;
         }

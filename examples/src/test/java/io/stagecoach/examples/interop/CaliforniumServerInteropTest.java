@@ -8,10 +8,11 @@ import io.stagecoach.core.client.CoapHandler;
 import io.stagecoach.core.client.CoapObserveRelation;
 import io.stagecoach.core.client.CoapResponse;
 import io.stagecoach.core.coap.Code;
-import io.stagecoach.core.coap.Type;
-import io.stagecoach.core.network.CoapEndpoint;
-import io.stagecoach.core.network.MessageInterceptor;
+import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.coap.Response;
+import io.stagecoach.core.coap.Type;
+import io.stagecoach.core.endpoint.CoapEndpoint;
+import io.stagecoach.core.network.MessageInterceptor;
 import io.stagecoach.elements.udp.UdpConnector;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -134,13 +135,13 @@ class CaliforniumServerInteropTest {
         CoapResponse r = client("/hello").get();
         assertEquals(Code.CONTENT, r.code());
         assertEquals("hello from Californium", r.payloadText());
-        assertEquals(0, r.contentFormat());
+        assertEquals(ContentFormat.TEXT_PLAIN, r.contentFormat());
         assertEquals(Type.ACK, r.advanced().type(), "piggybacked");
     }
 
     @Test
     void post() {
-        CoapResponse r = client("/echo").post("stagecoach", 0);
+        CoapResponse r = client("/echo").post("stagecoach", ContentFormat.TEXT_PLAIN);
         assertEquals(Code.CHANGED, r.code());
         assertEquals("hcaocegats", r.payloadText());
     }

@@ -3,6 +3,7 @@ package io.stagecoach.examples.interop;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.interop.InteropPeers;
 import io.stagecoach.core.interop.Peer;
 import io.stagecoach.examples.plugtest.PlugtestText;
@@ -148,7 +149,7 @@ class CoapClientNotlsInteropTest {
             assertEquals(PlugtestText.LARGEREQ, plugtest.client("/large-update").get().payloadText(),
                     "what the server stored after " + r.describe());
         } finally {
-            plugtest.client("/large-update").put(PlugtestText.LARGE, 0);
+            plugtest.client("/large-update").put(PlugtestText.LARGE, ContentFormat.TEXT_PLAIN);
         }
     }
 

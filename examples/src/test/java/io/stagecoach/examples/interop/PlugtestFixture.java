@@ -1,8 +1,8 @@
 package io.stagecoach.examples.interop;
 
 import io.stagecoach.core.client.CoapClient;
-import io.stagecoach.core.config.ConfigDocsMain;
-import io.stagecoach.core.network.CoapEndpoint;
+import io.stagecoach.core.config.CoapConfig;
+import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.core.server.CoapResource;
 import io.stagecoach.core.server.CoapServer;
 import io.stagecoach.elements.config.Configuration;
@@ -29,7 +29,7 @@ final class PlugtestFixture implements AutoCloseable {
     private final CoapEndpoint clientEndpoint;
 
     PlugtestFixture() throws Exception {
-        Configuration config = Plugtest.blockSize(Configuration.builder(ConfigDocsMain.ALL), Plugtest.DEFAULT_BLOCK_SIZE).build();
+        Configuration config = Plugtest.blockSize(CoapConfig.builder(), Plugtest.DEFAULT_BLOCK_SIZE).build();
         InetSocketAddress bind = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
         server = CoapServer.builder().udp(bind).config(config).scheduler(scheduler).build();
         plugtest = Plugtest.builder().scheduler(scheduler).notifyPeriod(NOTIFY_PERIOD).build().installOn(server);
@@ -41,7 +41,7 @@ final class PlugtestFixture implements AutoCloseable {
 
     /** {@code coap://127.0.0.1:<port>} + {@code path}. */
     String uri(String path) {
-        return "coap://127.0.0.1:" + server.getPort() + path;
+        return "coap://127.0.0.1:" + server.port() + path;
     }
 
     /** A Stagecoach client for checking what a peer left behind. */
@@ -50,7 +50,7 @@ final class PlugtestFixture implements AutoCloseable {
     }
 
     int observers(String resource) {
-        return ((CoapResource) server.getRoot().child(resource)).observerCount();
+        return ((CoapResource) server.root().child(resource)).observerCount();
     }
 
     @Override

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.stagecoach.core.client.CoapResponse;
 import io.stagecoach.core.coap.BlockOption;
 import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.coap.Message;
 import io.stagecoach.core.coap.Response;
 import java.util.List;
@@ -69,24 +70,24 @@ class PlugtestBlockResourcesTest {
 
     @Test
     void largeUpdatePutIsAnswered231PerBlockThen204AndStored() {
-        CoapResponse put = sim.call(sim.client("/large-update").putAsync(PlugtestText.LARGEREQ, 0));
+        CoapResponse put = sim.call(sim.client("/large-update").putAsync(PlugtestText.LARGEREQ, ContentFormat.TEXT_PLAIN));
         assertEquals(Code.CHANGED, put.code());
         long continues = sim.received.stream().filter(m -> m.code().equals(Code.CONTINUE)).count();
         assertEquals(19, continues, "2.31 for blocks 0..18 of 20");
         assertEquals(PlugtestText.LARGEREQ, sim.call(sim.client("/large-update").getAsync()).payloadText());
-        assertEquals(Code.NOT_ACCEPTABLE, sim.call(sim.client("/large-update").getAsync(50)).code(), "Accept 50 vs text");
+        assertEquals(Code.NOT_ACCEPTABLE, sim.call(sim.client("/large-update").getAsync(ContentFormat.JSON)).code(), "Accept 50 vs text");
         CoapResponse noFormat = sim.send("/large-update", Code.PUT, b -> b.payload("x"));
         assertEquals(Code.BAD_REQUEST, noFormat.code(), "PUT without Content-Format");
     }
 
     @Test
     void largeCreatePostMakesAChildWithLocationPath() {
-        CoapResponse created = sim.call(sim.client("/large-create").postAsync(PlugtestText.LARGEREQ, 0));
+        CoapResponse created = sim.call(sim.client("/large-create").postAsync(PlugtestText.LARGEREQ, ContentFormat.TEXT_PLAIN));
         assertEquals(Code.CREATED, created.code());
         assertEquals(List.of("large-create", "1"), created.options().locationPath());
         assertEquals(PlugtestText.LARGEREQ, sim.call(sim.client("/large-create/1").getAsync()).payloadText());
         CoapResponse listing = sim.call(sim.client("/large-create").getAsync());
-        assertEquals(40, listing.contentFormat());
+        assertEquals(ContentFormat.LINK_FORMAT, listing.contentFormat());
         assertEquals("</large-create/1>", listing.payloadText());
         assertEquals(Code.DELETED, sim.call(sim.client("/large-create/1").deleteAsync()).code());
         assertEquals(Code.NOT_FOUND, sim.call(sim.client("/large-create/1").getAsync()).code());
@@ -96,11 +97,11 @@ class PlugtestBlockResourcesTest {
 
     @Test
     void largePostAnswersUpperCaseBothWaysBlockwise() {
-        CoapResponse r = sim.call(sim.client("/large-post").postAsync(PlugtestText.LARGEREQ, 0));
+        CoapResponse r = sim.call(sim.client("/large-post").postAsync(PlugtestText.LARGEREQ, ContentFormat.TEXT_PLAIN));
         assertEquals(Code.CHANGED, r.code());
         assertEquals(PlugtestText.LARGEREQ.toUpperCase(Locale.ROOT), r.payloadText());
         assertTrue(responsesWithBlock2().size() >= 20, "answer came block-wise: " + sim.received.size());
-        assertEquals(Code.UNSUPPORTED_CONTENT_FORMAT, sim.call(sim.client("/large-post").postAsync("x", 50)).code());
+        assertEquals(Code.UNSUPPORTED_CONTENT_FORMAT, sim.call(sim.client("/large-post").postAsync("x", ContentFormat.JSON)).code());
     }
 
     private List<Response> responsesWithBlock2() {

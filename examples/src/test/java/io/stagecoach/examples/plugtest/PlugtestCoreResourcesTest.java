@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stagecoach.core.client.CoapResponse;
 import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.coap.EmptyMessage;
 import io.stagecoach.core.coap.Message;
 import io.stagecoach.core.coap.Response;
@@ -49,7 +50,7 @@ class PlugtestCoreResourcesTest {
         assertEquals(Code.CONTENT, r.code(), "CON GET /test");
         assertEquals(Type.ACK, wire.type(), "piggybacked");
         assertEquals(expected.substring(0, Math.min(64, expected.length())), r.payloadText());
-        assertEquals(0, r.contentFormat());
+        assertEquals(ContentFormat.TEXT_PLAIN, r.contentFormat());
         assertEquals(30, r.options().maxAge());
     }
 
@@ -74,11 +75,11 @@ class PlugtestCoreResourcesTest {
 
     @Test
     void testPostPutDelete() {
-        CoapResponse post = sim.call(sim.client("/test").postAsync("x", 0));
+        CoapResponse post = sim.call(sim.client("/test").postAsync("x", ContentFormat.TEXT_PLAIN));
         assertEquals(Code.CREATED, post.code());
         assertEquals(List.of("location1", "location2", "location3"), post.options().locationPath());
         assertEquals(0, post.payload().length);
-        assertEquals(Code.CHANGED, sim.call(sim.client("/test").putAsync("x", 0)).code());
+        assertEquals(Code.CHANGED, sim.call(sim.client("/test").putAsync("x", ContentFormat.TEXT_PLAIN)).code());
         CoapResponse guarded = sim.send("/test", Code.PUT, b -> {
             b.options().ifNoneMatch(true);
             return b.payload("x");
@@ -133,7 +134,7 @@ class PlugtestCoreResourcesTest {
 
     @Test
     void locationQueryCarriesTwoLocationQueryOptions() {
-        CoapResponse r = sim.call(sim.client("/location-query").postAsync("x", 0));
+        CoapResponse r = sim.call(sim.client("/location-query").postAsync("x", ContentFormat.TEXT_PLAIN));
         assertEquals(Code.CREATED, r.code());
         assertEquals(List.of("first=1", "second=2"), r.options().locationQuery());
     }
@@ -141,14 +142,14 @@ class PlugtestCoreResourcesTest {
     @Test
     void multiFormatByAccept() throws Exception {
         CoapResponse text = sim.call(sim.client("/multi-format").getAsync());
-        assertEquals(0, text.contentFormat());
+        assertEquals(ContentFormat.TEXT_PLAIN, text.contentFormat());
         assertEquals("Status type: \"CON\"\nCode: \"GET\"\nMID: " + text.advanced().mid() + "\nAccept: none",
                 text.payloadText());
-        CoapResponse text0 = sim.call(sim.client("/multi-format").getAsync(0));
+        CoapResponse text0 = sim.call(sim.client("/multi-format").getAsync(ContentFormat.TEXT_PLAIN));
         assertTrue(text0.payloadText().endsWith("\nAccept: 0"), text0.payloadText());
 
-        CoapResponse xml = sim.call(sim.client("/multi-format").getAsync(41));
-        assertEquals(41, xml.contentFormat());
+        CoapResponse xml = sim.call(sim.client("/multi-format").getAsync(ContentFormat.XML));
+        assertEquals(ContentFormat.XML, xml.contentFormat());
         Element msg = DocumentBuilderFactory.newInstance().newDocumentBuilder()
                 .parse(new ByteArrayInputStream(xml.payload())).getDocumentElement();
         assertEquals("msg", msg.getTagName());
@@ -157,27 +158,27 @@ class PlugtestCoreResourcesTest {
         assertEquals(Integer.toString(xml.advanced().mid()), msg.getAttribute("mid"));
         assertEquals("41", msg.getAttribute("accept"));
 
-        CoapResponse json = sim.call(sim.client("/multi-format").getAsync(50));
-        assertEquals(50, json.contentFormat());
+        CoapResponse json = sim.call(sim.client("/multi-format").getAsync(ContentFormat.JSON));
+        assertEquals(ContentFormat.JSON, json.contentFormat());
         Map<?, ?> obj = (Map<?, ?>) Json.parse(json.payloadText());
         assertEquals(Map.of("type", "CON", "code", "GET", "mid", (long) json.advanced().mid(), "accept", 50L), obj);
 
-        CoapResponse cbor = sim.call(sim.client("/multi-format").getAsync(60));
-        assertEquals(60, cbor.contentFormat());
+        CoapResponse cbor = sim.call(sim.client("/multi-format").getAsync(ContentFormat.CBOR));
+        assertEquals(ContentFormat.CBOR, cbor.contentFormat());
         int mid = cbor.advanced().mid();
         byte[] expected = concat(new byte[] {(byte) 0xA4, 0x64, 't', 'y', 'p', 'e', 0x63, 'C', 'O', 'N',
             0x64, 'c', 'o', 'd', 'e', 0x63, 'G', 'E', 'T', 0x63, 'm', 'i', 'd'},
                 cborUint(mid), new byte[] {0x66, 'a', 'c', 'c', 'e', 'p', 't', 0x18, 60});
         assertArrayEquals(expected, cbor.payload(), "CBOR map {type, code, mid, accept}");
 
-        assertEquals(Code.NOT_ACCEPTABLE, sim.call(sim.client("/multi-format").getAsync(42)).code(), "Accept 42");
+        assertEquals(Code.NOT_ACCEPTABLE, sim.call(sim.client("/multi-format").getAsync(ContentFormat.OCTET_STREAM)).code(), "Accept 42");
     }
 
     @Test
     void linksAndPathHierarchy() {
         assertEquals("/link2", sim.call(sim.client("/link2").getAsync()).payloadText());
         CoapResponse path = sim.call(sim.client("/path").getAsync());
-        assertEquals(40, path.contentFormat());
+        assertEquals(ContentFormat.LINK_FORMAT, path.contentFormat());
         assertEquals("</path/sub1>,</path/sub2>,</path/sub3>", path.payloadText());
         assertEquals("/path/sub3", sim.call(sim.client("/path/sub3").getAsync()).payloadText());
     }
@@ -187,16 +188,16 @@ class PlugtestCoreResourcesTest {
         CoapResponse get = sim.call(sim.client("/benchmark").getAsync());
         assertEquals(Type.ACK, get.advanced().type());
         assertEquals("hello world", get.payloadText());
-        assertEquals(0, get.contentFormat());
-        CoapResponse post = sim.call(sim.client("/benchmark").postAsync("echo me", 0));
+        assertEquals(ContentFormat.TEXT_PLAIN, get.contentFormat());
+        CoapResponse post = sim.call(sim.client("/benchmark").postAsync("echo me", ContentFormat.TEXT_PLAIN));
         assertEquals(Code.CHANGED, post.code());
         assertEquals("echo me", post.payloadText());
     }
 
     @Test
     void countCountsHandlerRuns() {
-        assertEquals("1", sim.call(sim.client("/count").postAsync("", 0)).payloadText());
-        assertEquals("2", sim.call(sim.client("/count").postAsync("", 0)).payloadText());
+        assertEquals("1", sim.call(sim.client("/count").postAsync("", ContentFormat.TEXT_PLAIN)).payloadText());
+        assertEquals("2", sim.call(sim.client("/count").postAsync("", ContentFormat.TEXT_PLAIN)).payloadText());
     }
 
     @Test
@@ -205,8 +206,8 @@ class PlugtestCoreResourcesTest {
         // deduplication store without running the handler again (RFC 7252 §4.5).
         sim.net.setConditions(new InetSocketAddress("10.0.0.2", 40000), sim.serverAddress,
                 LinkConditions.builder().delay(PlugtestSim.ONE_WAY).duplicationProbability(1.0).build());
-        assertEquals("1", sim.call(sim.client("/count").postAsync("", 0)).payloadText());
-        assertEquals("2", sim.call(sim.client("/count").postAsync("", 0)).payloadText());
+        assertEquals("1", sim.call(sim.client("/count").postAsync("", ContentFormat.TEXT_PLAIN)).payloadText());
+        assertEquals("2", sim.call(sim.client("/count").postAsync("", ContentFormat.TEXT_PLAIN)).payloadText());
         assertEquals(2, sim.serverEndpoint.counters().get(EndpointCounters.Counter.DUPLICATES),
                 "both duplicates seen: " + sim.serverEndpoint.counters());
     }

@@ -9,8 +9,8 @@ import io.stagecoach.core.coap.EmptyMessage;
 import io.stagecoach.core.coap.Message;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
-import io.stagecoach.core.config.ConfigDocsMain;
-import io.stagecoach.core.network.CoapEndpoint;
+import io.stagecoach.core.config.CoapConfig;
+import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.core.network.MessageInterceptor;
 import io.stagecoach.core.server.CoapServer;
 import io.stagecoach.elements.config.Configuration;
@@ -52,7 +52,7 @@ final class PlugtestSim implements AutoCloseable {
 
     PlugtestSim() throws Exception {
         net.setDefaultConditions(LinkConditions.builder().delay(ONE_WAY).build());
-        Configuration config = Plugtest.blockSize(Configuration.builder(ConfigDocsMain.ALL), Plugtest.DEFAULT_BLOCK_SIZE).build();
+        Configuration config = Plugtest.blockSize(CoapConfig.builder(), Plugtest.DEFAULT_BLOCK_SIZE).build();
         serverEndpoint = CoapEndpoint.builder().connector(net.connector(serverAddress)).config(config)
                 .scheduler(clock).executor(Runnable::run).random(new SplittableRandom(1)).build();
         server = CoapServer.builder().endpoint(serverEndpoint).build();

@@ -9,9 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.stagecoach.core.client.CoapHandler;
 import io.stagecoach.core.client.CoapResponse;
 import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.coap.Type;
-import io.stagecoach.core.server.LinkFormat;
-import io.stagecoach.core.server.WebLink;
+import io.stagecoach.core.link.LinkFormat;
+import io.stagecoach.core.link.WebLink;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -50,14 +51,14 @@ class PlugtestStateResourcesTest {
         assertEquals(0, valid.payload().length);
 
         CoapResponse wrongIfMatch = sim.send("/validate", Code.PUT, b -> {
-            b.options().addIfMatch(new byte[] {1, 2, 3}).contentFormat(0);
+            b.options().addIfMatch(new byte[] {1, 2, 3}).contentFormat(ContentFormat.TEXT_PLAIN);
             return b.payload("other");
         });
         assertEquals(Code.PRECONDITION_FAILED, wrongIfMatch.code(), "If-Match with a stale ETag");
         assertArrayEquals(first.payload(), sim.call(sim.client("/validate").getAsync()).payload(), "unchanged");
 
         CoapResponse updated = sim.send("/validate", Code.PUT, b -> {
-            b.options().addIfMatch(etag).contentFormat(0);
+            b.options().addIfMatch(etag).contentFormat(ContentFormat.TEXT_PLAIN);
             return b.payload("new value");
         });
         assertEquals(Code.CHANGED, updated.code(), "If-Match with the current ETag");
@@ -68,18 +69,18 @@ class PlugtestStateResourcesTest {
         assertArrayEquals(newEtag, after.options().etags().get(0));
 
         CoapResponse emptyIfMatch = sim.send("/validate", Code.PUT, b -> {
-            b.options().addIfMatch(new byte[0]).contentFormat(0);
+            b.options().addIfMatch(new byte[0]).contentFormat(ContentFormat.TEXT_PLAIN);
             return b.payload("any");
         });
         assertEquals(Code.CHANGED, emptyIfMatch.code(), "an empty If-Match matches any representation");
 
         CoapResponse ifNoneMatch = sim.send("/validate", Code.PUT, b -> {
-            b.options().ifNoneMatch(true).contentFormat(0);
+            b.options().ifNoneMatch(true).contentFormat(ContentFormat.TEXT_PLAIN);
             return b.payload("x");
         });
         assertEquals(Code.PRECONDITION_FAILED, ifNoneMatch.code(), "If-None-Match: the resource exists");
         assertEquals(Code.BAD_REQUEST, sim.send("/validate", Code.PUT, b -> b.payload("x")).code(), "no CF");
-        assertEquals(Code.NOT_ACCEPTABLE, sim.call(sim.client("/validate").getAsync(50)).code());
+        assertEquals(Code.NOT_ACCEPTABLE, sim.call(sim.client("/validate").getAsync(ContentFormat.JSON)).code());
 
         assertEquals(Code.DELETED, sim.call(sim.client("/validate").deleteAsync()).code());
         assertArrayEquals(first.payload(), sim.call(sim.client("/validate").getAsync()).payload(), "reset by DELETE");
@@ -89,15 +90,15 @@ class PlugtestStateResourcesTest {
     void create1IsCreatedByPutAndAppearsInDiscoveryOnlyWhileItExists() {
         assertEquals(Code.NOT_FOUND, sim.call(sim.client("/create1").getAsync()).code());
         assertFalse(hrefs().contains("/create1"), "hidden before creation");
-        assertEquals(Code.CREATED, sim.call(sim.client("/create1").putAsync("v1", 0)).code());
+        assertEquals(Code.CREATED, sim.call(sim.client("/create1").putAsync("v1", ContentFormat.TEXT_PLAIN)).code());
         assertTrue(hrefs().contains("/create1"), "listed after creation");
         assertEquals("v1", sim.call(sim.client("/create1").getAsync()).payloadText());
         CoapResponse guarded = sim.send("/create1", Code.PUT, b -> {
-            b.options().ifNoneMatch(true).contentFormat(0);
+            b.options().ifNoneMatch(true).contentFormat(ContentFormat.TEXT_PLAIN);
             return b.payload("v2");
         });
         assertEquals(Code.PRECONDITION_FAILED, guarded.code(), "If-None-Match on an existing /create1");
-        assertEquals(Code.CHANGED, sim.call(sim.client("/create1").putAsync("v3", 0)).code(), "replaced");
+        assertEquals(Code.CHANGED, sim.call(sim.client("/create1").putAsync("v3", ContentFormat.TEXT_PLAIN)).code(), "replaced");
         assertEquals(Code.DELETED, sim.call(sim.client("/create1").deleteAsync()).code());
         assertEquals(Code.NOT_FOUND, sim.call(sim.client("/create1").getAsync()).code());
         assertFalse(hrefs().contains("/create1"), "hidden after DELETE");
@@ -108,7 +109,7 @@ class PlugtestStateResourcesTest {
         CoapResponse r = sim.call(sim.client("/obs").getAsync());
         assertEquals("12:34:56", r.payloadText());
         assertEquals(5, r.options().maxAge());
-        assertEquals(0, r.contentFormat());
+        assertEquals(ContentFormat.TEXT_PLAIN, r.contentFormat());
         assertEquals(-1, r.options().observe(), "plain GET: no Observe option");
         assertEquals(Code.BAD_REQUEST, sim.send("/obs", Code.PUT, b -> b.payload("x")).code(), "PUT without CF");
     }
@@ -124,7 +125,7 @@ class PlugtestStateResourcesTest {
         assertEquals(Type.CON, o.responses.get(1).advanced().type(), "/obs notifies with CON");
         assertTrue(o.responses.get(1).options().observe() > o.responses.get(0).options().observe(), "Observe increases");
 
-        assertEquals(Code.CHANGED, sim.call(sim.client("/obs").putAsync("mine", 0)).code());
+        assertEquals(Code.CHANGED, sim.call(sim.client("/obs").putAsync("mine", ContentFormat.TEXT_PLAIN)).code());
         assertEquals("mine", o.texts().get(o.texts().size() - 1), "PUT of the same format notifies: " + o.texts());
         assertEquals(1, clock("obs").observerCount());
     }
@@ -147,13 +148,13 @@ class PlugtestStateResourcesTest {
     @Test
     void obsPutOfAnotherFormatEndsObservationsWith406AndDeleteWith404() {
         Observer o = observe("/obs");
-        assertEquals(Code.CHANGED, sim.call(sim.client("/obs").putAsync("{}", 50)).code());
+        assertEquals(Code.CHANGED, sim.call(sim.client("/obs").putAsync("{}", ContentFormat.JSON)).code());
         sim.clock.advance(Duration.ofMillis(100));
         CoapResponse last = o.responses.get(o.responses.size() - 1);
         assertEquals(Code.NOT_ACCEPTABLE, last.code(), "final notification: " + o.responses);
         assertEquals(-1, last.options().observe(), "the final notification has no Observe");
         assertEquals(0, clock("obs").observerCount());
-        assertEquals(Code.NOT_ACCEPTABLE, sim.call(sim.client("/obs").getAsync(0)).code(), "Accept 0 vs JSON value");
+        assertEquals(Code.NOT_ACCEPTABLE, sim.call(sim.client("/obs").getAsync(ContentFormat.TEXT_PLAIN)).code(), "Accept 0 vs JSON value");
 
         Observer again = observe("/obs");
         assertEquals(List.of("{}"), again.texts(), "registration works after the 4.06");
@@ -183,9 +184,9 @@ class PlugtestStateResourcesTest {
     void obsResetDropsEveryObservationSilentlyOnlyForSesame() {
         Observer obs = observe("/obs");
         Observer non = observe("/obs-non");
-        assertEquals(Code.FORBIDDEN, sim.call(sim.client("/obs-reset").postAsync("open", 0)).code());
+        assertEquals(Code.FORBIDDEN, sim.call(sim.client("/obs-reset").postAsync("open", ContentFormat.TEXT_PLAIN)).code());
         assertEquals(1, clock("obs").observerCount(), "wrong password: nothing dropped");
-        assertEquals(Code.CHANGED, sim.call(sim.client("/obs-reset").postAsync("sesame", 0)).code());
+        assertEquals(Code.CHANGED, sim.call(sim.client("/obs-reset").postAsync("sesame", ContentFormat.TEXT_PLAIN)).code());
         for (String name : List.of("obs", "obs-non", "obs-large")) {
             assertEquals(0, clock(name).observerCount(), name);
         }
@@ -194,7 +195,7 @@ class PlugtestStateResourcesTest {
         assertEquals(1, non.responses.size(), "no notification after the reset: " + non.texts());
 
         Observer again = observe("/obs");
-        assertEquals(Code.CHANGED, sim.call(sim.client("/obs-reset?notfound").postAsync("sesame", 0)).code());
+        assertEquals(Code.CHANGED, sim.call(sim.client("/obs-reset?notfound").postAsync("sesame", ContentFormat.TEXT_PLAIN)).code());
         sim.clock.advance(Duration.ofMillis(100));
         assertEquals(Code.NOT_FOUND, again.responses.get(again.responses.size() - 1).code(), "notfound: final 4.04");
     }
@@ -261,7 +262,7 @@ class PlugtestStateResourcesTest {
     private List<WebLink> discover(String query) {
         CoapResponse r = sim.call(sim.client("/.well-known/core" + query).getAsync());
         assertEquals(Code.CONTENT, r.code());
-        assertEquals(40, r.contentFormat());
+        assertEquals(ContentFormat.LINK_FORMAT, r.contentFormat());
         return LinkFormat.parse(r.payloadText());
     }
 

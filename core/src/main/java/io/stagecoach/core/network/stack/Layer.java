@@ -1,9 +1,11 @@
 package io.stagecoach.core.network.stack;
 
 import io.stagecoach.core.coap.EmptyMessage;
+import io.stagecoach.core.coap.OptionNumber;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.network.Exchange;
+import java.util.Set;
 
 /**
  * One conceptual component of CoAP in an endpoint's stack (Lanter, thesis §5.3): six methods, one
@@ -17,6 +19,15 @@ import io.stagecoach.core.network.Exchange;
  * <p>Threading: all calls for one exchange are serialized by the endpoint (see
  * {@link Exchange#execute(Runnable)}); a layer may keep per-exchange state in the exchange without
  * further locking, but must synchronize state it shares across exchanges.
+ *
+ * <p>Options: a layer that processes options names them in {@link #options()}. The endpoint
+ * answers a request carrying a critical option that neither it nor any layer of its stack
+ * processes with 4.02 Bad Option before the stack sees it (RFC 7252 §5.4.1), so a layer that
+ * claims a critical option (e.g. OSCORE's, RFC 8613) receives requests carrying it.
+ *
+ * <p>Life cycle: {@link #start}, {@link #stop} and {@link #destroy} follow the endpoint's; the
+ * context they get is the layer's own, so a layer can register counters
+ * ({@code ctx.services().counters()}) and timers there.
  */
 public interface Layer {
 
@@ -38,7 +49,27 @@ public interface Layer {
     /** An empty message coming up from the network. */
     void receiveEmpty(LayerContext ctx, Exchange exchange, EmptyMessage message);
 
-    /** Called once when the endpoint stops; release timers and shared state here. */
-    default void stop() {
+    /**
+     * The option numbers this layer processes. The endpoint unites them with those it processes
+     * itself (RFC 7252's Uri-*, Proxy-*, Accept, If-Match, If-None-Match) to decide which
+     * critical options are recognized (RFC 7252 §5.4.1). Read once, when the stack is built.
+     */
+    default Set<OptionNumber> options() {
+        return Set.of();
+    }
+
+    /** Called when the endpoint starts, before its connector receives anything. */
+    default void start(LayerContext ctx) {
+    }
+
+    /**
+     * Called when the endpoint stops, after its connector stopped: end what the open exchanges
+     * would otherwise keep (timers, relations); the endpoint may be started again.
+     */
+    default void stop(LayerContext ctx) {
+    }
+
+    /** Called once when the endpoint is destroyed, after {@link #stop}: release everything. */
+    default void destroy(LayerContext ctx) {
     }
 }

@@ -1,16 +1,25 @@
 package io.stagecoach.core.network.stack;
 
 import io.stagecoach.core.coap.EmptyMessage;
+import io.stagecoach.core.coap.OptionNumber;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.network.Exchange;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The linked layers of one endpoint, top (next to the resources) to bottom (next to the network).
+ *
+ * <p>The standard stack of a UDP endpoint, top to bottom: {@value #CLEANUP}, {@value #OBSERVE},
+ * {@value #BLOCKWISE}, {@value #TOKEN}, {@value #RELIABILITY}. An expert edits it with a
+ * {@link Builder} handed out by the endpoint and server builders ({@code layers(...)}): insert a
+ * layer {@linkplain Builder#addAbove above} or {@linkplain Builder#addBelow below} a named one,
+ * {@linkplain Builder#replace replace} or {@linkplain Builder#remove remove} one.
  *
  * <p>Built once by {@link LayerStack.Builder}; the stack is then immutable. Outgoing messages enter
  * at the top ({@link #sendRequest(Exchange, Request)} ...) and leave through the {@link Outbox};
@@ -18,6 +27,17 @@ import java.util.Objects;
  * through the {@link Inbox}. Calls run on the calling thread: the stack adds no hand-off.
  */
 public final class LayerStack {
+
+    /** Completes client exchanges when their final response arrives (top of the standard stack). */
+    public static final String CLEANUP = "exchange-cleanup";
+    /** Observe relations and notifications (RFC 7641). */
+    public static final String OBSERVE = "observe";
+    /** Block-wise transfers (RFC 7959). */
+    public static final String BLOCKWISE = "blockwise";
+    /** Tokens of outgoing requests (RFC 7252 §5.3.1). */
+    public static final String TOKEN = "token";
+    /** Message types, acknowledgement, retransmission, congestion control (RFC 7252 §4). */
+    public static final String RELIABILITY = "reliability";
 
     /** Where messages leave the bottom of the stack (the endpoint encodes and sends them). */
     public interface Outbox {
@@ -42,6 +62,7 @@ public final class LayerStack {
     private final Layer[] layers;
     private final LayerContext[] contexts;
     private final List<String> names;
+    private final Set<OptionNumber> options;
     private final StackServices services;
     private final Outbox outbox;
     private volatile Inbox inbox;
@@ -54,6 +75,11 @@ public final class LayerStack {
         for (int i = 0; i < n; i++) {
             contexts[i] = new LayerContext(this, i, names.get(i));
         }
+        Set<OptionNumber> claimed = new HashSet<>();
+        for (Layer layer : layers) {
+            claimed.addAll(layer.options());
+        }
+        this.options = Set.copyOf(claimed);
         this.services = services;
         this.outbox = outbox;
         this.inbox = NO_INBOX;
@@ -89,10 +115,9 @@ public final class LayerStack {
         return names;
     }
 
-    /** The layer registered under {@code name}, or {@code null}. */
-    public Layer layer(String name) {
-        int i = names.indexOf(name);
-        return i < 0 ? null : layers[i];
+    /** The options the layers process, together (see {@link Layer#options()}). */
+    public Set<OptionNumber> options() {
+        return options;
     }
 
     public void sendRequest(Exchange exchange, Request request) {
@@ -167,16 +192,31 @@ public final class LayerStack {
         }
     }
 
-    /** Stops every layer, bottom first. */
-    public void stop() {
+    /** Starts every layer, bottom first. */
+    public void start() {
         for (int i = layers.length - 1; i >= 0; i--) {
-            layers[i].stop();
+            layers[i].start(contexts[i]);
+        }
+    }
+
+    /** Stops every layer, top first. */
+    public void stop() {
+        for (int i = 0; i < layers.length; i++) {
+            layers[i].stop(contexts[i]);
+        }
+    }
+
+    /** Destroys every layer, top first. */
+    public void destroy() {
+        for (int i = 0; i < layers.length; i++) {
+            layers[i].destroy(contexts[i]);
         }
     }
 
     /**
      * Assembles a stack top to bottom. Experts insert their own layer relative to a named one:
-     * {@code addBefore("token", "stamp", new StampLayer())} puts it just above the token layer.
+     * {@code addAbove(LayerStack.TOKEN, "stamp", new StampLayer())} puts it just above the token
+     * layer, i.e. between it and the resources; {@code addBelow} puts it nearer the network.
      */
     public static final class Builder {
         private final List<String> names = new ArrayList<>();
@@ -185,25 +225,37 @@ public final class LayerStack {
         private Builder() {
         }
 
-        /** Appends a layer below those added so far. */
-        public Builder add(String name, Layer layer) {
+        /** Puts a layer at the top, next to the resources (or the client). */
+        public Builder addTop(String name, Layer layer) {
+            insert(0, name, layer);
+            return this;
+        }
+
+        /** Puts a layer at the bottom, next to the network. */
+        public Builder addBottom(String name, Layer layer) {
             insert(names.size(), name, layer);
             return this;
         }
 
-        /** Inserts a layer directly above the layer named {@code existing}. */
-        public Builder addBefore(String existing, String name, Layer layer) {
+        /** Inserts a layer directly above (nearer the resources than) the layer named {@code existing}. */
+        public Builder addAbove(String existing, String name, Layer layer) {
             insert(indexOf(existing), name, layer);
             return this;
         }
 
-        /** Inserts a layer directly below the layer named {@code existing}. */
-        public Builder addAfter(String existing, String name, Layer layer) {
+        /** Inserts a layer directly below (nearer the network than) the layer named {@code existing}. */
+        public Builder addBelow(String existing, String name, Layer layer) {
             insert(indexOf(existing) + 1, name, layer);
             return this;
         }
 
-        /** Removes the layer named {@code existing}, e.g. to replace it. */
+        /** Puts {@code layer} in the place of the layer named {@code existing}, under the same name. */
+        public Builder replace(String existing, Layer layer) {
+            layers.set(indexOf(existing), Objects.requireNonNull(layer, "layer"));
+            return this;
+        }
+
+        /** Removes the layer named {@code existing}. */
         public Builder remove(String existing) {
             int i = indexOf(existing);
             names.remove(i);
@@ -211,8 +263,15 @@ public final class LayerStack {
             return this;
         }
 
+        /** The layer names, top to bottom. */
         public List<String> names() {
             return Collections.unmodifiableList(names);
+        }
+
+        /** The layer registered under {@code name}, or {@code null}. */
+        public Layer layer(String name) {
+            int i = names.indexOf(name);
+            return i < 0 ? null : layers.get(i);
         }
 
         public LayerStack build(StackServices services, Outbox outbox) {

@@ -10,13 +10,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stagecoach.core.coap.BlockOption;
 import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.coap.OptionNumber;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.coap.Type;
-import io.stagecoach.core.network.CoapEndpoint;
-import io.stagecoach.core.network.CoapException;
+import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.core.network.Exchange;
+import io.stagecoach.core.network.ExchangeFailedException;
 import io.stagecoach.core.test.lockstep.LockstepPeer;
 import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.config.Configuration;
@@ -216,7 +217,7 @@ class BlockwiseClientTest {
         for (int n = 0; n < 3; n++) {
             boolean more = n < 2;
             server.ack(server.mid("m")).response(Code.CONTENT).token(server.token("t")).block2(n, more, 1)
-                    .etag("01").contentFormat(0).payload(slice(big, n * 32, n * 32 + 32)).go();
+                    .etag("01").contentFormat(ContentFormat.TEXT_PLAIN).payload(slice(big, n * 32, n * 32 + 32)).go();
             if (more) {
                 server.expect().type(Type.CON).code(Code.GET).path("big").sameToken("t").block2(n + 1, false, 1)
                         .noPayload().storeMid("m");
@@ -257,7 +258,7 @@ class BlockwiseClientTest {
         server.ack(server.mid("m")).response(Code.CONTENT).token(server.token("t")).block2(1, false, 0).etag("02")
                 .payload(body(4)).go();
         clock.advance(Duration.ZERO);
-        CoapException e = assertInstanceOf(CoapException.class, outcomes.get(0));
+        ExchangeFailedException e = assertInstanceOf(ExchangeFailedException.class, outcomes.get(0));
         assertTrue(e.getMessage().contains("ETag"), e.getMessage());
     }
 
@@ -270,7 +271,7 @@ class BlockwiseClientTest {
         server.ack(server.mid("m")).response(Code.CONTENT).token(server.token("t")).block2(0, true, 0).size2(9000)
                 .payload(body(16)).go();
         clock.advance(Duration.ZERO);
-        assertInstanceOf(CoapException.class, outcomes.get(0));
+        assertInstanceOf(ExchangeFailedException.class, outcomes.get(0));
     }
 
     /**

@@ -1,11 +1,11 @@
 package io.stagecoach.core.network.blockwise;
 
 import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.config.CoapConfig;
-import io.stagecoach.core.config.ConfigDocsMain;
-import io.stagecoach.core.network.CoapEndpoint;
+import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.core.network.Exchange;
 import io.stagecoach.core.network.stack.LayerStack;
 import io.stagecoach.elements.config.Configuration;
@@ -21,7 +21,7 @@ final class BlockwiseFixture {
     }
 
     static Configuration.Builder config() {
-        return Configuration.builder(ConfigDocsMain.ALL);
+        return CoapConfig.builder();
     }
 
     /** Sends payloads over {@code size} bytes in blocks of {@code size} (the plugtest's B). */
@@ -70,20 +70,20 @@ final class BlockwiseFixture {
             Response.Builder r;
             if (request.code() == Code.GET && path.equals("large")) {
                 r = Response.forRequest(request, Code.CONTENT).payload(large);
-                r.options().contentFormat(0);
+                r.options().contentFormat(ContentFormat.TEXT_PLAIN);
                 if (etag) {
                     r.options().addEtag(new byte[] {(byte) 0xE1});
                 }
             } else if (request.code() == Code.GET && path.equals("data")) {
                 int n = Integer.parseInt(request.options().uriQuery().get(0).substring(2));
                 r = Response.forRequest(request, Code.CONTENT).payload(body(n));
-                r.options().contentFormat(42);
+                r.options().contentFormat(ContentFormat.OCTET_STREAM);
             } else if (request.code() == Code.PUT) {
                 r = Response.forRequest(request, Code.CHANGED);
             } else if (request.code() == Code.POST && path.equals("upper")) {
                 String text = new String(request.payload(), StandardCharsets.US_ASCII).toUpperCase(Locale.ROOT);
                 r = Response.forRequest(request, Code.CHANGED).payload(text.getBytes(StandardCharsets.US_ASCII));
-                r.options().contentFormat(0);
+                r.options().contentFormat(ContentFormat.TEXT_PLAIN);
             } else if (request.code() == Code.POST && path.equals("echo")) {
                 r = Response.forRequest(request, Code.CHANGED).payload(request.payload());
             } else {

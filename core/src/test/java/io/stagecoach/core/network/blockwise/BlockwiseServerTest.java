@@ -6,11 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.coap.OptionNumber;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Type;
 import io.stagecoach.core.config.CoapConfig;
-import io.stagecoach.core.network.CoapEndpoint;
+import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.core.test.lockstep.LockstepPeer;
 import io.stagecoach.elements.config.Configuration;
 import io.stagecoach.elements.sim.SimulatedNetwork;
@@ -86,7 +87,7 @@ class BlockwiseServerTest {
             get.go();
             boolean more = n < blocks - 1;
             client.expect().type(Type.ACK).code(Code.CONTENT).mid(100 + n).token("b2").block2(n, more, szx)
-                    .contentFormat(0).option(OptionNumber.ETAG, ETAG).noOption(OptionNumber.SIZE2)
+                    .contentFormat(ContentFormat.TEXT_PLAIN).option(OptionNumber.ETAG, ETAG).noOption(OptionNumber.SIZE2)
                     .payload(slice(large, n * size, (n + 1) * size));
         }
         assertEquals(1, resources.getsOf("large"), "the handler ran once; blocks 1.. came from the cache");
@@ -192,7 +193,7 @@ class BlockwiseServerTest {
         client.con().get().mid(1).token("0d").path("data").query("n=1024").go();
         client.expect().code(Code.CONTENT).noOption(OptionNumber.BLOCK2).payloadLength(1024);
         client.con().get().mid(2).token("0d").path("data").query("n=1025").go();
-        client.expect().code(Code.CONTENT).block2(0, true, 5).contentFormat(42).payloadLength(512);
+        client.expect().code(Code.CONTENT).block2(0, true, 5).contentFormat(ContentFormat.OCTET_STREAM).payloadLength(512);
         expire();
     }
 
@@ -299,7 +300,7 @@ class BlockwiseServerTest {
         client.con().post().mid(1).token("0c").path("echo").block1(0, true, 0).payload(b).go();
         client.expect().code(Code.CONTINUE).block1(0, true, 0);
         client.con().post().mid(2).token("0c").path("echo").block1(2, true, 0).payload(b).go();
-        client.expect().type(Type.ACK).code(Code.REQUEST_ENTITY_INCOMPLETE).contentFormat(0);
+        client.expect().type(Type.ACK).code(Code.REQUEST_ENTITY_INCOMPLETE).contentFormat(ContentFormat.TEXT_PLAIN);
         client.con().post().mid(3).token("0c").path("echo").block1(3, false, 0).payload(slice(b, 0, 4)).go();
         client.expect().code(Code.REQUEST_ENTITY_INCOMPLETE);
         assertEquals(0, resources.seen.size());
@@ -354,12 +355,12 @@ class BlockwiseServerTest {
         byte[] upload = "abcdefghij".repeat(10).getBytes(StandardCharsets.US_ASCII);
         byte[] upper = new String(upload, StandardCharsets.US_ASCII).toUpperCase(Locale.ROOT)
                 .getBytes(StandardCharsets.US_ASCII);
-        client.con().post().mid(1).token("0f").path("upper").contentFormat(0).block1(0, true, 2)
+        client.con().post().mid(1).token("0f").path("upper").contentFormat(ContentFormat.TEXT_PLAIN).block1(0, true, 2)
                 .payload(slice(upload, 0, 64)).go();
         client.expect().code(Code.CONTINUE).block1(0, true, 2);
-        client.con().post().mid(2).token("0f").path("upper").contentFormat(0).block1(1, false, 2)
+        client.con().post().mid(2).token("0f").path("upper").contentFormat(ContentFormat.TEXT_PLAIN).block1(1, false, 2)
                 .payload(slice(upload, 64, 100)).go();
-        client.expect().type(Type.ACK).code(Code.CHANGED).block1(1, false, 2).block2(0, true, 2).contentFormat(0)
+        client.expect().type(Type.ACK).code(Code.CHANGED).block1(1, false, 2).block2(0, true, 2).contentFormat(ContentFormat.TEXT_PLAIN)
                 .payload(slice(upper, 0, 64));
         client.con().post().mid(3).token("0f").path("upper").block2(1, false, 2).go();
         client.expect().code(Code.CHANGED).block2(1, false, 2).noOption(OptionNumber.BLOCK1)

@@ -10,7 +10,7 @@ import io.stagecoach.core.coap.Code;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.config.CoapConfig;
-import io.stagecoach.core.network.CoapEndpoint;
+import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.core.network.EndpointCounters;
 import io.stagecoach.core.network.Exchange;
 import io.stagecoach.elements.EndpointContext;

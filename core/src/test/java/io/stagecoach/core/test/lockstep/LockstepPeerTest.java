@@ -50,7 +50,7 @@ class LockstepPeerTest extends LockstepFixture {
         client.non().post().mid(7).token("01").path("/a/b").query("x=1").contentFormat(ContentFormat.TEXT_PLAIN)
                 .accept(ContentFormat.JSON).block1(2, true, 6).payload("hello").go();
         MessageExpectation e = server.expect().type(Type.NON).code(Code.POST).mid(7).token("01").path("a/b")
-                .option(OptionNumber.URI_QUERY, "x=1").contentFormat(0).optionUint(OptionNumber.ACCEPT, 50)
+                .option(OptionNumber.URI_QUERY, "x=1").contentFormat(ContentFormat.TEXT_PLAIN).optionUint(OptionNumber.ACCEPT, 50)
                 .block1(2, true, 6).payload("hello").payload("hello".getBytes()).payloadLength(5);
 
         assertTrue(failureOf(() -> e.payload("hellO")).contains("expected payload \"hellO\", but was \"hello\""));
@@ -63,7 +63,7 @@ class LockstepPeerTest extends LockstepFixture {
 
     @Test
     void piggybackedResponseInAnAck() {
-        server.ack(0x1234).response(Code.CONTENT).token("0a0b").contentFormat(0).observe(5).block2(1, false, 2)
+        server.ack(0x1234).response(Code.CONTENT).token("0a0b").contentFormat(ContentFormat.TEXT_PLAIN).observe(5).block2(1, false, 2)
                 .maxAge(30).etag("cafe").payload("hi").go();
         MessageExpectation e = client.expect().type(Type.ACK).code(Code.CONTENT).mid(0x1234).token("0a0b")
                 .observe(5).block2(1, false, 2).optionUint(OptionNumber.MAX_AGE, 30)

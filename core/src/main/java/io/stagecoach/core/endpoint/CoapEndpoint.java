@@ -1,0 +1,437 @@
+package io.stagecoach.core.endpoint;
+
+import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.EmptyMessage;
+import io.stagecoach.core.coap.Request;
+import io.stagecoach.core.coap.Response;
+import io.stagecoach.core.coap.Type;
+import io.stagecoach.core.config.CoapConfig;
+import io.stagecoach.core.network.EndpointCounters.Counter;
+import io.stagecoach.core.network.EndpointCounters.Gauge;
+import io.stagecoach.core.network.EndpointCounters;
+import io.stagecoach.core.network.Exchange;
+import io.stagecoach.core.network.ExchangeFailedException;
+import io.stagecoach.core.network.ExchangeRejectedException;
+import io.stagecoach.core.network.ExchangeTimeoutException;
+import io.stagecoach.core.network.MessageInterceptor;
+import io.stagecoach.core.network.internal.ExchangeStore;
+import io.stagecoach.core.network.internal.MessageIdProvider;
+import io.stagecoach.core.network.internal.Overload;
+import io.stagecoach.core.network.internal.cc.PeerCongestionState;
+import io.stagecoach.core.network.internal.cc.PeerStateMap;
+import io.stagecoach.core.network.internal.dedup.DeduplicationStore;
+import io.stagecoach.core.network.internal.layers.ReliabilityLayer;
+import io.stagecoach.core.network.stack.Layer;
+import io.stagecoach.core.network.stack.LayerStack;
+import io.stagecoach.core.network.stack.StackServices;
+import io.stagecoach.elements.Connector;
+import io.stagecoach.elements.EndpointContext;
+import io.stagecoach.elements.RawData;
+import io.stagecoach.elements.config.Configuration;
+import io.stagecoach.elements.time.Scheduler;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.random.RandomGenerator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The protocol stage: one CoAP endpoint on one connector (Lanter, thesis §4.2.2).
+ *
+ * <p>Datagrams from the connector are handed to the protocol pool through a bounded queue (or run
+ * inline on the receive thread when PROTOCOL_THREADS is 0), decoded, deduplicated, matched to
+ * their {@link Exchange} and passed up the {@link LayerStack}. Requests reaching the top go to the
+ * message deliverer (the server's resource tree); responses go to their exchange's listener.
+ * Outgoing messages go down the stack and leave through the {@link Outbox}.
+ *
+ * <p>Build with {@link #builder()}; see {@link CoapEndpointBuilder} for the choices.
+ * {@link #start()} starts the layers ({@link Layer#start}), the
+ * sweeps and the connector; {@link #stop()} stops the connector, the layers, fails every open
+ * exchange, stops the timers and the pool it owns and leaves no thread behind, and
+ * {@link #start()} may follow; {@link #destroy()} releases everything for good.
+ */
+public final class CoapEndpoint {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CoapEndpoint.class);
+
+    private final Connector connector;
+    private final Configuration config;
+    private final Scheduler scheduler;
+    private final AutoCloseable ownedScheduler;
+    private final RandomGenerator random;
+    private final Executor externalExecutor;
+    private final EndpointCounters counters = new EndpointCounters();
+    private final ExchangeStore store = new ExchangeStore();
+    private final DeduplicationStore dedup;
+    private final MessageIdProvider mids;
+    private final PeerStateMap<InetSocketAddress, PeerCongestionState> congestion;
+    private final LayerStack stack;
+    private final Inbound inbound;
+    private final Outbox outbox;
+    private final Duration sweepInterval;
+    private final long overloadMaxAgeSeconds;
+    private final BanLog banLog;
+
+    private volatile LayerStack.Inbox deliverer;
+    private volatile ProtocolStage stage;
+    private volatile boolean running;
+    private boolean destroyed;
+
+    CoapEndpoint(CoapEndpointBuilder b) {
+        this.config = b.config;
+        this.scheduler = b.scheduler;
+        this.ownedScheduler = b.ownedScheduler;
+        this.random = b.random;
+        this.externalExecutor = b.executor;
+        this.sweepInterval = config.get(CoapConfig.DEDUP_SWEEP_INTERVAL);
+        this.overloadMaxAgeSeconds = Overload.maxAgeSeconds(config);
+        this.banLog = new BanLog(scheduler);
+        this.dedup = DeduplicationStore.builder()
+                .mode(config.get(CoapConfig.DEDUPLICATION_MODE))
+                .exchangeLifetime(config.get(CoapConfig.EXCHANGE_LIFETIME))
+                .nonLifetime(config.get(CoapConfig.NON_LIFETIME))
+                .maxEntries(config.get(CoapConfig.DEDUP_MAX_ENTRIES))
+                .maxBytes(config.get(CoapConfig.DEDUP_MAX_BYTES))
+                .maxEntriesPerPeer(config.get(CoapConfig.DEDUP_MAX_ENTRIES_PER_PEER))
+                .clock(scheduler)
+                .build();
+        this.mids = new MessageIdProvider(config.get(CoapConfig.EXCHANGE_LIFETIME),
+                config.get(CoapConfig.MID_MAX_PEERS), random != null ? random : new SecureRandom());
+        this.congestion = ReliabilityLayer.newPeerStates(config);
+        this.connector = b.connector();
+        List<MessageInterceptor> interceptors = List.copyOf(b.interceptors);
+        this.outbox = new Outbox(connector, mids, store, dedup, counters, interceptors, scheduler);
+        this.stack = b.layers(store, congestion).build(new Services(), outbox);
+        this.stack.setInbox(new Router());
+        this.inbound = new Inbound(stack, store, dedup, outbox, counters, interceptors, overloadMaxAgeSeconds,
+                RequestLimits.from(config), RecognizedOptions.of(stack.options()), banLog, scheduler);
+        counters.register(Gauge.EXCHANGES, store::size);
+        counters.register(Gauge.DEDUP_ENTRIES, dedup::size);
+        counters.register(Gauge.QUEUE_DEPTH, () -> stage == null ? 0 : stage.queueDepth());
+        connector.setRawDataReceiver(this::receiveData);
+    }
+
+    public static CoapEndpointBuilder builder() {
+        return new CoapEndpointBuilder();
+    }
+
+    /** Starts the protocol pool, the layers, the sweeps and the connector. */
+    public synchronized void start() throws IOException {
+        if (running) {
+            return;
+        }
+        if (destroyed) {
+            throw new IllegalStateException("endpoint destroyed; build a new one");
+        }
+        stage = externalExecutor != null ? ProtocolStage.external(externalExecutor)
+                : ProtocolStage.pool(config.get(CoapConfig.PROTOCOL_THREADS),
+                        config.get(CoapConfig.PROTOCOL_QUEUE_CAPACITY));
+        stack.start();
+        dedup.start(scheduler, sweepInterval);
+        mids.start(scheduler, sweepInterval);
+        running = true;
+        try {
+            connector.start();
+        } catch (IOException | RuntimeException e) {
+            stop();
+            throw e;
+        }
+    }
+
+    /**
+     * Stops receiving, stops the layers, fails every open exchange with an
+     * {@link ExchangeFailedException}, stops the sweeps and the protocol pool this endpoint owns.
+     * Idempotent.
+     */
+    public synchronized void stop() {
+        if (!running) {
+            return;
+        }
+        running = false;
+        connector.stop();
+        stack.stop(); // e.g. observe relations whose exchange holds no store entry would outlive the stop
+        for (Exchange exchange : store.all()) {
+            exchange.execute(() -> exchange.fail(new ExchangeFailedException("endpoint stopped")));
+        }
+        dedup.stop();
+        mids.stop();
+        stage.shutdown(Duration.ofSeconds(5));
+    }
+
+    /** Stops, then releases the layers, the connector and the scheduler this endpoint created, for good. Idempotent. */
+    public synchronized void destroy() {
+        if (destroyed) {
+            return;
+        }
+        stop();
+        destroyed = true;
+        stack.destroy();
+        connector.destroy();
+        if (ownedScheduler != null) {
+            try {
+                ownedScheduler.close();
+            } catch (Exception e) {
+                LOG.warn("closing the timer failed", e);
+            }
+        }
+    }
+
+    public boolean isRunning() {
+        return running;
+    }
+
+    /** The address the connector is bound to. */
+    public InetSocketAddress address() {
+        return connector.getAddress();
+    }
+
+    public Configuration config() {
+        return config;
+    }
+
+    /** The clock and timer of this endpoint (a {@code VirtualClock} in tests); clients time calls on it. */
+    public Scheduler scheduler() {
+        return scheduler;
+    }
+
+    public EndpointCounters counters() {
+        return counters;
+    }
+
+    /** Open exchanges in the store (tests assert 0 after each scenario). */
+    public int openExchanges() {
+        return store.size();
+    }
+
+    /** Messages remembered for duplicate detection. */
+    public int dedupEntries() {
+        return dedup.size();
+    }
+
+    /**
+     * Block-wise transfers holding state (server uploads being reassembled, cached downloads,
+     * client transfers in progress; gauge {@code BLOCKWISE_TRANSFERS}); tests assert 0 after each
+     * scenario. 0 without a blockwise layer.
+     */
+    public int blockwiseTransfers() {
+        return (int) counters.get(Gauge.BLOCKWISE_TRANSFERS);
+    }
+
+    /**
+     * Established server observe relations (RFC 7641; gauge {@code OBSERVE_RELATIONS}); tests
+     * assert 0 after each scenario. 0 without an observe layer.
+     */
+    public int observeRelations() {
+        return (int) counters.get(Gauge.OBSERVE_RELATIONS);
+    }
+
+    /** The layers, top to bottom. */
+    public List<String> layerNames() {
+        return stack.names();
+    }
+
+    /** Where requests that reach the top of the stack go (the server's resource tree). */
+    public void setMessageDeliverer(LayerStack.Inbox deliverer) {
+        this.deliverer = deliverer;
+    }
+
+    // ------------------------------------------------------------------ client side
+
+    /**
+     * Sends {@code request} to its peer ({@link Request#peer()}, set from the URI) and reports the
+     * outcome to {@code listener} on a protocol thread: each response (more than one for observe),
+     * or one failure ({@link ExchangeTimeoutException}, {@link ExchangeRejectedException},
+     * another {@link ExchangeFailedException}).
+     *
+     * @throws IllegalArgumentException when the request has no destination
+     * @throws IllegalStateException when the endpoint is not running
+     */
+    public Exchange sendRequest(Request request, Exchange.Listener listener) {
+        EndpointContext peer = request.peer();
+        if (peer == null) {
+            throw new IllegalArgumentException("request has no destination: build it with uri(...) or peer(...)");
+        }
+        if (!running) {
+            throw new IllegalStateException("endpoint " + address() + " is not running");
+        }
+        Exchange exchange = new Exchange(Exchange.Origin.LOCAL, request, peer, scheduler.nanoTime(),
+                Objects.requireNonNull(listener, "listener"));
+        exchange.execute(() -> stack.sendRequest(exchange, request));
+        return exchange;
+    }
+
+    /**
+     * Forgets the congestion-control state kept for {@code peer} (RTO estimators, carried backoff):
+     * the next confirmable exchange with it starts from the initial RTO, as a newly started client
+     * would (Järvinen et al., ANRW '18, §3.2 "random" clients; draft-ietf-core-cocoa-03 §4.3
+     * initial values). Exchanges already in flight keep their timers. The state belongs to the
+     * endpoint; the standard reliability layer uses it.
+     */
+    public void resetCongestionState(InetSocketAddress peer) {
+        congestion.remove(Objects.requireNonNull(peer, "peer"));
+    }
+
+    /** Cancels a client exchange: no retransmission, no delivery; the listener gets a failure. */
+    public void cancel(Exchange exchange) {
+        cancel(exchange, new ExchangeFailedException("cancelled"));
+    }
+
+    /**
+     * Cancels a client exchange as {@link #cancel(Exchange)} does, reporting {@code cause} to its
+     * listener (the client fails a call that ran out of time with a {@link ExchangeTimeoutException}).
+     * Does nothing when the exchange is already complete.
+     */
+    public void cancel(Exchange exchange, ExchangeFailedException cause) {
+        Objects.requireNonNull(cause, "cause");
+        exchange.execute(() -> exchange.fail(cause));
+    }
+
+    /**
+     * Sends a CoAP ping, an Empty CON (RFC 7252 §4.3), to {@code peer}. The returned exchange
+     * completes normally when the peer's RST arrives and fails with {@link ExchangeTimeoutException}
+     * after {@code timeout} on this endpoint's clock; watch it with {@link Exchange#whenComplete}
+     * and {@link Exchange#failure()}. The ping is sent once (no retransmission).
+     *
+     * @throws IllegalStateException when the endpoint is not running
+     */
+    public Exchange ping(EndpointContext peer, Duration timeout) {
+        Objects.requireNonNull(peer, "peer");
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("ping timeout must be positive, got " + timeout);
+        }
+        if (!running) {
+            throw new IllegalStateException("endpoint " + address() + " is not running");
+        }
+        return Ping.send(peer, timeout, scheduler, mids, store, outbox);
+    }
+
+    // ------------------------------------------------------------------ server side
+
+    /** Sends the response to a request delivered to the resource stage. */
+    public void respond(Exchange exchange, Response response) {
+        if (exchange.isOwned()) {
+            // A handler answering inline already holds the exchange: execute() would only re-enter,
+            // so skip building its task (24 B per request).
+            sendResponse(exchange, response);
+        } else {
+            exchange.execute(() -> sendResponse(exchange, response));
+        }
+    }
+
+    private void sendResponse(Exchange exchange, Response response) {
+        if (!exchange.isComplete()) {
+            stack.sendResponse(exchange, response);
+        }
+    }
+
+    /** Acknowledges a CON request now with an empty ACK; the response will follow separately. */
+    public void accept(Exchange exchange) {
+        exchange.execute(() -> {
+            Request r = exchange.currentRequest();
+            if (!exchange.isComplete() && r.type() == Type.CON) {
+                stack.sendEmpty(exchange, EmptyMessage.ackFor(r));
+            }
+        });
+    }
+
+    /** Rejects the request with a RST (RFC 7252 §4.2) and ends the exchange. */
+    public void reject(Exchange exchange) {
+        exchange.execute(() -> {
+            if (!exchange.isComplete()) {
+                stack.sendEmpty(exchange, EmptyMessage.rstFor(exchange.currentRequest()));
+                exchange.complete();
+            }
+        });
+    }
+
+    // ------------------------------------------------------------------ plumbing
+
+    private void receiveData(RawData raw) {
+        ProtocolStage s = stage;
+        if (s != null && s.tryExecute(() -> process(raw))) {
+            return;
+        }
+        // The protocol stage is full (or stopping): a CON request still learns to come back later.
+        byte[] bytes = raw.bytes();
+        byte[] unavailable = OverloadReply.serviceUnavailable(bytes, bytes.length, overloadMaxAgeSeconds);
+        if (unavailable != null && s != null) {
+            counters.increment(Counter.REJECTED_OVERLOAD);
+            counters.sent(Type.ACK);
+            connector.send(RawData.outbound(unavailable, raw.context(), null));
+        } else {
+            counters.increment(Counter.DROPPED_QUEUE_FULL);
+        }
+    }
+
+    private void process(RawData raw) {
+        try {
+            inbound.receive(raw);
+        } catch (RuntimeException e) {
+            // A bug or a throwing layer must not kill the protocol thread (the next datagram is served).
+            LOG.warn("processing a datagram from {} failed", raw.context().peer(), e);
+        }
+    }
+
+    /** Routes what reaches the top of the stack: requests to the deliverer, responses to their listener. */
+    private final class Router implements LayerStack.Inbox {
+        @Override
+        public void deliverRequest(Exchange exchange, Request request) {
+            LayerStack.Inbox d = deliverer;
+            if (d != null) {
+                d.deliverRequest(exchange, request);
+            } else {
+                stack.sendResponse(exchange, Response.forRequest(request, Code.NOT_FOUND).build());
+            }
+        }
+
+        @Override
+        public void deliverResponse(Exchange exchange, Response response) {
+            if (exchange.listener() != null) {
+                exchange.listener().onResponse(exchange, response);
+            }
+        }
+    }
+
+    private final class Services implements StackServices {
+        @Override
+        public Scheduler scheduler() {
+            return scheduler;
+        }
+
+        @Override
+        public Configuration config() {
+            return config;
+        }
+
+        @Override
+        public RandomGenerator random() {
+            return random != null ? random : ThreadLocalRandom.current();
+        }
+
+        @Override
+        public EndpointCounters counters() {
+            return counters;
+        }
+
+        @Override
+        public void limitExceeded(InetSocketAddress peer, String reason) {
+            counters.increment(Counter.LIMIT_EXCEEDED);
+            banLog.limitExceeded(peer, reason);
+        }
+
+        @Override
+        public void execute(Exchange exchange, Runnable task) {
+            ProtocolStage s = stage;
+            // A timer must not be lost when the queue is full: then it runs on the calling thread.
+            if (s == null || !s.tryExecute(() -> exchange.execute(task))) {
+                exchange.execute(task);
+            }
+        }
+    }
+}

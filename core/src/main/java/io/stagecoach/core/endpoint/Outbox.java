@@ -1,0 +1,221 @@
+package io.stagecoach.core.endpoint;
+
+import io.stagecoach.core.coap.EmptyMessage;
+import io.stagecoach.core.coap.Message;
+import io.stagecoach.core.coap.Request;
+import io.stagecoach.core.coap.Response;
+import io.stagecoach.core.coap.Type;
+import io.stagecoach.core.codec.MessageFormatException;
+import io.stagecoach.core.codec.UdpMessageParser;
+import io.stagecoach.core.codec.UdpMessageSerializer;
+import io.stagecoach.core.config.DeduplicationMode;
+import io.stagecoach.core.network.EndpointCounters.Counter;
+import io.stagecoach.core.network.EndpointCounters;
+import io.stagecoach.core.network.Exchange;
+import io.stagecoach.core.network.ExchangeFailedException;
+import io.stagecoach.core.network.MessageInterceptor;
+import io.stagecoach.core.network.internal.ExchangeStore;
+import io.stagecoach.core.network.internal.MessageIdProvider;
+import io.stagecoach.core.network.internal.MidExhaustedException;
+import io.stagecoach.core.network.internal.dedup.DeduplicationStore;
+import io.stagecoach.core.network.stack.LayerStack;
+import io.stagecoach.elements.Connector;
+import io.stagecoach.elements.EndpointContext;
+import io.stagecoach.elements.RawData;
+import io.stagecoach.elements.SendCallback;
+import io.stagecoach.elements.time.Clock;
+import java.net.InetSocketAddress;
+import java.util.List;
+
+/**
+ * The bottom of the stack: gives a message its MID, registers the exchange for the ACK/RST it may
+ * get, remembers the reply for duplicate detection, encodes it and hands it to the connector.
+ *
+ * <p>Runs on the thread that holds the exchange.
+ */
+final class Outbox implements LayerStack.Outbox {
+
+    private final Connector connector;
+    private final UdpMessageSerializer serializer = new UdpMessageSerializer();
+    private final UdpMessageParser parser = new UdpMessageParser();
+    private final MessageIdProvider mids;
+    private final ExchangeStore store;
+    private final DeduplicationStore dedup;
+    private final EndpointCounters counters;
+    // an array: a for-each over a List builds an iterator per message (24 B)
+    private final MessageInterceptor[] interceptors;
+    private final Clock clock;
+
+    Outbox(Connector connector, MessageIdProvider mids, ExchangeStore store, DeduplicationStore dedup,
+            EndpointCounters counters, List<MessageInterceptor> interceptors, Clock clock) {
+        this.connector = connector;
+        this.mids = mids;
+        this.store = store;
+        this.dedup = dedup;
+        this.counters = counters;
+        this.interceptors = interceptors.toArray(new MessageInterceptor[0]);
+        this.clock = clock;
+    }
+
+    @Override
+    public void sendRequest(Exchange exchange, Request request) {
+        Request r = request;
+        if (r.mid() < 0) {
+            int mid = nextMid(exchange);
+            if (mid < 0) {
+                return;
+            }
+            r = r.withMid(mid);
+            exchange.setCurrentRequest(r);
+            store.registerMid(exchange, r.mid());
+        }
+        for (MessageInterceptor i : interceptors) {
+            i.sendRequest(r);
+        }
+        send(exchange, r, exchange.isLocal() ? new FailExchange(exchange) : null);
+    }
+
+    @Override
+    public void sendResponse(Exchange exchange, Response response) {
+        Response r = response;
+        if (r.mid() < 0) {
+            int mid = nextMid(exchange);
+            if (mid < 0) {
+                return;
+            }
+            r = r.withMid(mid);
+            exchange.setCurrentResponse(r);
+            store.registerMid(exchange, mid); // a CON awaits its ACK; a NON may draw a RST
+        }
+        for (MessageInterceptor i : interceptors) {
+            i.sendResponse(r);
+        }
+        byte[] bytes = encode(r);
+        Request request = exchange.request();
+        if (r.type() == Type.ACK) {
+            dedup.complete(exchange.peer().peer(), r.mid(), bytes);
+        } else if (r.type() == Type.NON && request.type() == Type.NON) {
+            dedup.complete(exchange.peer().peer(), request.mid(), bytes);
+        }
+        transmit(exchange, r.type(), bytes, null);
+    }
+
+    @Override
+    public void sendEmpty(Exchange exchange, EmptyMessage message) {
+        for (MessageInterceptor i : interceptors) {
+            i.sendEmpty(message);
+        }
+        byte[] bytes = encode(message);
+        InetSocketAddress peer = exchange.peer().peer();
+        if (message.type() == Type.ACK) {
+            int mid = message.mid();
+            if (dedup.completeEmptyAck(peer, mid) && !exchange.isLocal()
+                    && dedup.mode() == DeduplicationMode.IDEMPOTENT_RELAXED) {
+                // A relaxed idempotent request is remembered only while its exchange is open (§4.5).
+                exchange.whenComplete(() -> dedup.release(peer, mid));
+            }
+        } else if (message.type() == Type.RST) {
+            dedup.complete(peer, message.mid(), bytes);
+        }
+        transmit(exchange, message.type(), bytes, null);
+    }
+
+    /**
+     * Encodes and sends a message outside any exchange (RST to a ping, 4.02, 5.03, the ACK or RST
+     * for a response nobody waits for). An ACK or RST is remembered as the answer to its MID, so
+     * that duplicates of the message it answers get it again (RFC 7252 §4.5).
+     */
+    void sendDirect(EndpointContext context, Message message) {
+        byte[] bytes = encode(message);
+        if (message.type() == Type.ACK || message.type() == Type.RST) {
+            dedup.complete(context.peer(), message.mid(), bytes);
+        }
+        sendUnrecorded(context, message, bytes);
+    }
+
+    /**
+     * Sends an empty ACK for a duplicate whose stored answer is "empty ACK" (a separate response
+     * is pending or was sent). Unlike {@link #sendDirect} it leaves the stored answer alone: in
+     * IDEMPOTENT_RELAXED recording it would release the entry and let the next copy run the
+     * handler a second time.
+     */
+    void resendEmptyAck(EndpointContext context, int mid) {
+        EmptyMessage ack = EmptyMessage.of(Type.ACK, mid).withPeer(context);
+        sendUnrecorded(context, ack, encode(ack));
+    }
+
+    /** Sends the stored reply to a duplicate again, byte for byte (RFC 7252 §4.5). */
+    void resend(EndpointContext context, byte[] storedReply) {
+        if (interceptors.length > 0) {
+            // Interceptors see messages, not bytes; decode only when someone is listening.
+            try {
+                notifySend(parser.parse(storedReply, context, clock.nanoTime()));
+            } catch (MessageFormatException e) {
+                throw new IllegalStateException("stored reply does not parse: " + e.getMessage(), e);
+            }
+        }
+        counters.sent(Type.valueOf((storedReply[0] >> 4) & 0x3));
+        connector.send(RawData.outbound(storedReply, context, null));
+    }
+
+    private void sendUnrecorded(EndpointContext context, Message message, byte[] bytes) {
+        notifySend(message);
+        counters.sent(message.type());
+        connector.send(RawData.outbound(bytes, context, null));
+    }
+
+    private void notifySend(Message message) {
+        for (MessageInterceptor i : interceptors) {
+            if (message instanceof EmptyMessage) {
+                i.sendEmpty((EmptyMessage) message);
+            } else if (message instanceof Response) {
+                i.sendResponse((Response) message);
+            } else {
+                i.sendRequest((Request) message);
+            }
+        }
+    }
+
+    private void send(Exchange exchange, Message m, SendCallback callback) {
+        transmit(exchange, m.type(), encode(m), callback);
+    }
+
+    private void transmit(Exchange exchange, Type type, byte[] bytes, SendCallback callback) {
+        counters.sent(type);
+        connector.send(RawData.outbound(bytes, exchange.peer(), callback));
+    }
+
+    private byte[] encode(Message m) {
+        return serializer.serialize(m);
+    }
+
+    private int nextMid(Exchange exchange) {
+        try {
+            return mids.nextMid(exchange.peer().peer(), clock.nanoTime());
+        } catch (MidExhaustedException e) {
+            counters.increment(Counter.SEND_ERRORS);
+            exchange.fail(e);
+            return -1;
+        }
+    }
+
+    /** Fails a client exchange whose request the connector could not send. */
+    private final class FailExchange implements SendCallback {
+        private final Exchange exchange;
+
+        FailExchange(Exchange exchange) {
+            this.exchange = exchange;
+        }
+
+        @Override
+        public void onSent() {
+        }
+
+        @Override
+        public void onFailed(Throwable cause) {
+            counters.increment(Counter.SEND_ERRORS);
+            exchange.execute(() -> exchange.fail(new ExchangeFailedException("cannot send to " + exchange.peer().peer()
+                    + ": " + cause.getMessage(), cause)));
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package io.stagecoach.core.endpoint;
+
+import io.stagecoach.elements.concurrent.NamedThreadFactory;
+import java.time.Duration;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The protocol stage's threads: a fixed pool fed by a bounded queue, or none at all.
+ *
+ * <p>With {@code threads == 0} work runs on the submitting thread — the connector's receive thread
+ * or the scheduler's thread — which is Welsh's "connect stages by direct call": no hand-off, no
+ * queue, and no isolation. With a pool, a full queue refuses work ({@link #tryExecute} returns
+ * {@code false}) instead of growing without bound.
+ */
+final class ProtocolStage {
+
+    private final ThreadPoolExecutor pool;
+    private final NamedThreadFactory threads;
+    private final Executor external;
+
+    private ProtocolStage(ThreadPoolExecutor pool, NamedThreadFactory threads, Executor external) {
+        this.pool = pool;
+        this.threads = threads;
+        this.external = external;
+    }
+
+    /** A pool of {@code threads} threads and a queue of {@code capacity}; 0 threads = inline. */
+    static ProtocolStage pool(int threads, int capacity) {
+        if (threads == 0) {
+            return new ProtocolStage(null, null, null);
+        }
+        NamedThreadFactory factory = new NamedThreadFactory("protocol", true);
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS,
+                new ArrayBlockingQueue<>(capacity), factory, new ThreadPoolExecutor.AbortPolicy());
+        return new ProtocolStage(pool, factory, null);
+    }
+
+    /** An executor the application owns (and shuts down); this stage never stops it. */
+    static ProtocolStage external(Executor executor) {
+        return new ProtocolStage(null, null, executor);
+    }
+
+    /** Runs {@code task} on the stage; {@code false} when the queue is full. */
+    boolean tryExecute(Runnable task) {
+        try {
+            if (pool != null) {
+                pool.execute(task);
+            } else if (external != null) {
+                external.execute(task);
+            } else {
+                task.run();
+            }
+            return true;
+        } catch (RejectedExecutionException e) {
+            return false;
+        }
+    }
+
+    /** Tasks waiting in the queue. */
+    int queueDepth() {
+        return pool == null ? 0 : pool.getQueue().size();
+    }
+
+    /** Stops the pool (if this stage owns one) and waits for its threads to end. */
+    void shutdown(Duration timeout) {
+        if (pool == null) {
+            return;
+        }
+        pool.shutdownNow();
+        try {
+            pool.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            threads.joinAll(timeout);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

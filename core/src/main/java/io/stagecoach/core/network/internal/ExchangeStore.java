@@ -1,0 +1,163 @@
+package io.stagecoach.core.network.internal;
+
+import io.stagecoach.core.coap.Token;
+import io.stagecoach.core.network.Exchange;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The open exchanges of an endpoint, found in one lookup per incoming message.
+ *
+ * <ul>
+ *   <li>by (peer, MID): exchanges waiting for an ACK or RST to a CON or NON message this endpoint
+ *       sent (RFC 7252 §4.2, §4.3) — client requests and server separate responses;</li>
+ *   <li>by (peer, token): client requests waiting for their response (RFC 7252 §5.3.2).</li>
+ * </ul>
+ *
+ * <p>Incoming requests are remembered by the deduplication store, not here. An exchange records
+ * which keys it holds (see {@link #remove(Exchange)}), so completion removes exactly those.
+ */
+public final class ExchangeStore {
+
+    /** The (peer, MID) key of RFC 7252 §4.5. */
+    public record MidKey(InetSocketAddress peer, int mid) {
+    }
+
+    /** The (peer, token) key of RFC 7252 §5.3.2. */
+    public record TokenKey(InetSocketAddress peer, Token token) {
+    }
+
+    /** Keys an exchange holds in this store; the store's own slot in the exchange. */
+    private static final class Keys {
+        final List<MidKey> mids = new ArrayList<>(2);
+        TokenKey token;
+    }
+
+    private static final Exchange.Slot<Keys> KEYS = new Exchange.Slot<>("store-keys", Keys.class);
+
+    private final ConcurrentHashMap<MidKey, Exchange> byMid = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<TokenKey, Exchange> byToken = new ConcurrentHashMap<>();
+
+    /**
+     * Registers the exchange under (peer, mid); the caller holds the exchange.
+     *
+     * @throws IllegalStateException when another open exchange already uses the key: a MID
+     *         provider bug, never expected
+     */
+    public void registerMid(Exchange exchange, int mid) {
+        MidKey key = new MidKey(exchange.peer().peer(), mid);
+        Exchange previous = byMid.putIfAbsent(key, exchange);
+        if (previous != null && previous != exchange) {
+            throw new IllegalStateException("MID " + mid + " for " + key.peer() + " is in use by " + previous);
+        }
+        keys(exchange).mids.add(key);
+    }
+
+    /**
+     * Registers the exchange under (peer, token) unless another open exchange has it.
+     *
+     * @return {@code false} when the token is taken
+     */
+    public boolean registerToken(Exchange exchange, Token token) {
+        TokenKey key = new TokenKey(exchange.peer().peer(), token);
+        Exchange previous = byToken.putIfAbsent(key, exchange);
+        if (previous != null && previous != exchange) {
+            return false;
+        }
+        keys(exchange).token = key;
+        return true;
+    }
+
+    public Exchange findByMid(InetSocketAddress peer, int mid) {
+        return byMid.get(new MidKey(peer, mid));
+    }
+
+    public Exchange findByToken(InetSocketAddress peer, Token token) {
+        return byToken.get(new TokenKey(peer, token));
+    }
+
+    /** Removes one (peer, MID) registration, e.g. once its ACK arrived. */
+    public void removeMid(Exchange exchange, int mid) {
+        MidKey key = new MidKey(exchange.peer().peer(), mid);
+        byMid.remove(key, exchange);
+        Keys k = exchange.get(KEYS);
+        if (k != null) {
+            k.mids.remove(key);
+        }
+    }
+
+    /**
+     * Keeps only the {@code keep} most recent (peer, MID) registrations of a long-lived exchange
+     * (an observe relation sends a new notification, with a new MID, on the same exchange): older
+     * ones are superseded and would otherwise pile up. The caller holds the exchange.
+     */
+    public void trimMids(Exchange exchange, int keep) {
+        Keys k = exchange.get(KEYS);
+        if (k == null) {
+            return;
+        }
+        while (k.mids.size() > keep) {
+            byMid.remove(k.mids.remove(0), exchange);
+        }
+    }
+
+    /** (peer, MID) registrations the exchange holds (for tests of long-lived exchanges). */
+    public int midsOf(Exchange exchange) {
+        Keys k = exchange.get(KEYS);
+        return k == null ? 0 : k.mids.size();
+    }
+
+    /** Removes every registration of the exchange. */
+    public void remove(Exchange exchange) {
+        Keys k = exchange.get(KEYS);
+        if (k == null) {
+            return;
+        }
+        for (MidKey key : k.mids) {
+            byMid.remove(key, exchange);
+        }
+        k.mids.clear();
+        if (k.token != null) {
+            byToken.remove(k.token, exchange);
+            k.token = null;
+        }
+    }
+
+    /** Open exchanges (an exchange registered under both a MID and a token counts once). */
+    public int size() {
+        return all().size();
+    }
+
+    /** Whether nothing is registered; tests assert this after each scenario. */
+    public boolean isEmpty() {
+        return byMid.isEmpty() && byToken.isEmpty();
+    }
+
+    /** Every open exchange, for shutdown. */
+    public List<Exchange> all() {
+        Set<Exchange> all = Collections.newSetFromMap(new IdentityHashMap<>());
+        all.addAll(byMid.values());
+        all.addAll(byToken.values());
+        return new ArrayList<>(all);
+    }
+
+    private Keys keys(Exchange exchange) {
+        Keys k = exchange.get(KEYS);
+        if (k == null) {
+            k = new Keys();
+            exchange.set(KEYS, k);
+            exchange.whenComplete(() -> remove(exchange)); // completion frees every key at once
+        }
+        return k;
+    }
+
+    @Override
+    public String toString() {
+        return "ExchangeStore[byMid=" + byMid.size() + ", byToken=" + byToken.size() + "]";
+    }
+}

@@ -1,0 +1,307 @@
+package io.stagecoach.core.network.internal.dedup;
+
+import java.net.InetSocketAddress;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+
+/**
+ * One lock stripe of a {@link DeduplicationStore}: all entries of the peers that hash to it.
+ *
+ * <p>IPv4 entries live in an open-addressing table of three parallel arrays — a packed key
+ * ({@code address << 32 | port << 16 | mid}), an int of metadata (expiry second, and a flag for
+ * entries released on completion) and a reference to the reply — 16 bytes per slot, no object
+ * per entry. Other peers (IPv6, unresolved) fall back to a {@link HashMap} of small objects.
+ *
+ * <p>Because a peer's entries all live in one segment, its per-peer count is kept under the same
+ * lock as the entries: counting, capping and dropping a peer whose count reaches zero are
+ * race-free without atomics. Every method is {@code synchronized}.
+ */
+final class DedupSegment {
+
+    /** Reply slot value of an entry whose processing has not completed. */
+    static final byte[] IN_FLIGHT = new byte[0];
+    /** Reply slot value of an entry completed with an empty ACK. */
+    static final byte[] EMPTY_ACK = new byte[0];
+    /** Metadata flag: remove the entry when it completes (relaxed idempotent requests). */
+    static final int RELEASE_ON_COMPLETE = 0x80000000;
+    private static final int EXPIRY_MASK = 0x7FFFFFFF;
+    private static final int MIN_CAPACITY = 16;
+
+    private final Quota quota;
+    private long[] keys = new long[MIN_CAPACITY];
+    private int[] meta = new int[MIN_CAPACITY];
+    /** {@code null} marks a free slot. */
+    private byte[][] replies = new byte[MIN_CAPACITY][];
+    private int size;
+    private final PeerCounts ipv4Peers = new PeerCounts();
+
+    private final Map<OtherKey, OtherEntry> others = new HashMap<>();
+    private final Map<InetSocketAddress, Integer> otherPeers = new HashMap<>();
+
+    /** Key of a non-IPv4 entry. */
+    record OtherKey(InetSocketAddress peer, int mid) {
+    }
+
+    /** Value of a non-IPv4 entry; mutable, guarded by the segment lock. */
+    private static final class OtherEntry {
+        int meta;
+        byte[] reply = IN_FLIGHT;
+
+        OtherEntry(int meta) {
+            this.meta = meta;
+        }
+    }
+
+    DedupSegment(Quota quota) {
+        this.quota = quota;
+    }
+
+    /** A 64-bit mix (Stafford variant 13 of the murmur3 finalizer) folded to an int. */
+    static int mix(long x) {
+        x = (x ^ (x >>> 30)) * 0xbf58476d1ce4e5b9L;
+        x = (x ^ (x >>> 27)) * 0x94d049bb133111ebL;
+        return (int) (x ^ (x >>> 31));
+    }
+
+    static boolean expired(int meta, int nowSec) {
+        return nowSec >= (meta & EXPIRY_MASK);
+    }
+
+    // ---- IPv4 -------------------------------------------------------------------------------
+
+    synchronized DedupResult lookupOrInsert(long key, int nowSec, int newMeta) {
+        int i = find(key);
+        if (i >= 0) {
+            if (!expired(meta[i], nowSec)) {
+                return existing(replies[i]);
+            }
+            // Expired but not yet swept: the slot becomes the new message's entry, counts unchanged.
+            meta[i] = newMeta;
+            quota.adjust(-Quota.replyBytes(replies[i]));
+            replies[i] = IN_FLIGHT;
+            return DedupResult.NEW;
+        }
+        long peer = key >>> 16;
+        if (ipv4Peers.get(peer) >= quota.maxPerPeer || !quota.tryReserve(Quota.IPV4_ENTRY_BYTES)) {
+            return DedupResult.OVERLOADED;
+        }
+        i = -i - 1;
+        keys[i] = key;
+        meta[i] = newMeta;
+        replies[i] = IN_FLIGHT;
+        ipv4Peers.increment(peer);
+        if (++size * 4 > replies.length * 3) {
+            rehash(replies.length * 2);
+        }
+        return DedupResult.NEW;
+    }
+
+    /** Stores {@code reply} (or {@link #EMPTY_ACK}); see {@link DeduplicationStore#complete}. */
+    synchronized boolean complete(long key, byte[] reply) {
+        int i = find(key);
+        if (i < 0) {
+            return false;
+        }
+        if ((meta[i] & RELEASE_ON_COMPLETE) != 0 && reply != EMPTY_ACK) {
+            removeAt(i);
+        } else {
+            quota.adjust(Quota.replyBytes(reply) - Quota.replyBytes(replies[i]));
+            replies[i] = reply;
+        }
+        return true;
+    }
+
+    /** See {@link DeduplicationStore#release}: drops a released entry whose answer is the empty ACK. */
+    synchronized boolean release(long key) {
+        int i = find(key);
+        if (i < 0 || (meta[i] & RELEASE_ON_COMPLETE) == 0 || replies[i] != EMPTY_ACK) {
+            return false;
+        }
+        removeAt(i);
+        return true;
+    }
+
+    synchronized boolean remove(long key) {
+        int i = find(key);
+        if (i < 0) {
+            return false;
+        }
+        removeAt(i);
+        return true;
+    }
+
+    /** Slot of {@code key}, or {@code -(free slot) - 1}. */
+    private int find(long key) {
+        int mask = replies.length - 1;
+        int i = mix(key) & mask;
+        while (replies[i] != null) {
+            if (keys[i] == key) {
+                return i;
+            }
+            i = (i + 1) & mask;
+        }
+        return -i - 1;
+    }
+
+    /** Removes slot {@code hole}, shifting back later entries of its probe run (no tombstones). */
+    private void removeAt(int hole) {
+        ipv4Peers.decrement(keys[hole] >>> 16);
+        quota.release(Quota.IPV4_ENTRY_BYTES + Quota.replyBytes(replies[hole]));
+        size--;
+        int mask = replies.length - 1;
+        int j = hole;
+        while (true) {
+            j = (j + 1) & mask;
+            if (replies[j] == null) {
+                break;
+            }
+            int home = mix(keys[j]) & mask;
+            boolean stays = hole <= j ? (hole < home && home <= j) : (hole < home || home <= j);
+            if (!stays) {
+                keys[hole] = keys[j];
+                meta[hole] = meta[j];
+                replies[hole] = replies[j];
+                hole = j;
+            }
+        }
+        replies[hole] = null;
+    }
+
+    private void rehash(int capacity) {
+        long[] oldKeys = keys;
+        int[] oldMeta = meta;
+        byte[][] oldReplies = replies;
+        keys = new long[capacity];
+        meta = new int[capacity];
+        replies = new byte[capacity][];
+        int mask = capacity - 1;
+        for (int k = 0; k < oldReplies.length; k++) {
+            if (oldReplies[k] != null) {
+                int i = mix(oldKeys[k]) & mask;
+                while (replies[i] != null) {
+                    i = (i + 1) & mask;
+                }
+                keys[i] = oldKeys[k];
+                meta[i] = oldMeta[k];
+                replies[i] = oldReplies[k];
+            }
+        }
+    }
+
+    // ---- other peers ------------------------------------------------------------------------
+
+    synchronized DedupResult lookupOrInsert(OtherKey key, int nowSec, int newMeta) {
+        OtherEntry entry = others.get(key);
+        if (entry != null) {
+            if (!expired(entry.meta, nowSec)) {
+                return existing(entry.reply);
+            }
+            entry.meta = newMeta;
+            quota.adjust(-Quota.replyBytes(entry.reply));
+            entry.reply = IN_FLIGHT;
+            return DedupResult.NEW;
+        }
+        int count = otherPeers.getOrDefault(key.peer(), 0);
+        if (count >= quota.maxPerPeer || !quota.tryReserve(Quota.OTHER_ENTRY_BYTES)) {
+            return DedupResult.OVERLOADED;
+        }
+        others.put(key, new OtherEntry(newMeta));
+        otherPeers.put(key.peer(), count + 1);
+        return DedupResult.NEW;
+    }
+
+    synchronized boolean complete(OtherKey key, byte[] reply) {
+        OtherEntry entry = others.get(key);
+        if (entry == null) {
+            return false;
+        }
+        if ((entry.meta & RELEASE_ON_COMPLETE) != 0 && reply != EMPTY_ACK) {
+            others.remove(key);
+            releaseOther(key.peer(), entry);
+        } else {
+            quota.adjust(Quota.replyBytes(reply) - Quota.replyBytes(entry.reply));
+            entry.reply = reply;
+        }
+        return true;
+    }
+
+    synchronized boolean release(OtherKey key) {
+        OtherEntry entry = others.get(key);
+        if (entry == null || (entry.meta & RELEASE_ON_COMPLETE) == 0 || entry.reply != EMPTY_ACK) {
+            return false;
+        }
+        others.remove(key);
+        releaseOther(key.peer(), entry);
+        return true;
+    }
+
+    synchronized boolean remove(OtherKey key) {
+        OtherEntry entry = others.remove(key);
+        if (entry == null) {
+            return false;
+        }
+        releaseOther(key.peer(), entry);
+        return true;
+    }
+
+    private void releaseOther(InetSocketAddress peer, OtherEntry entry) {
+        // computeIfPresent drops the mapping when the function returns null: no zero counts kept.
+        otherPeers.computeIfPresent(peer, (p, c) -> c == 1 ? null : c - 1);
+        quota.release(Quota.OTHER_ENTRY_BYTES + Quota.replyBytes(entry.reply));
+    }
+
+    // ---- both -------------------------------------------------------------------------------
+
+    private static DedupResult existing(byte[] reply) {
+        if (reply == IN_FLIGHT) {
+            return DedupResult.IN_FLIGHT;
+        }
+        return reply == EMPTY_ACK ? DedupResult.DONE_EMPTY_ACK : DedupResult.done(reply);
+    }
+
+    /** Removes every entry expired at {@code nowSec}; returns how many. */
+    synchronized int sweep(int nowSec) {
+        int removed = 0;
+        int i = 0;
+        while (i < replies.length) {
+            if (replies[i] != null && expired(meta[i], nowSec)) {
+                // removeAt may shift a later entry into slot i: look at slot i again.
+                removeAt(i);
+                removed++;
+            } else {
+                i++;
+            }
+        }
+        if (size * 8 < replies.length && replies.length > MIN_CAPACITY) {
+            int capacity = MIN_CAPACITY;
+            while (size * 2 > capacity) {
+                capacity *= 2;
+            }
+            rehash(capacity);
+        }
+        for (Iterator<Map.Entry<OtherKey, OtherEntry>> it = others.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<OtherKey, OtherEntry> e = it.next();
+            if (expired(e.getValue().meta, nowSec)) {
+                it.remove();
+                releaseOther(e.getKey().peer(), e.getValue());
+                removed++;
+            }
+        }
+        return removed;
+    }
+
+    synchronized int size() {
+        return size + others.size();
+    }
+
+    /** Peers with at least one entry; for tests that check peers do not leak. */
+    synchronized int peers() {
+        return ipv4Peers.size() + otherPeers.size();
+    }
+
+    /** Slots of the IPv4 table; for tests that check the table shrinks. */
+    synchronized int capacity() {
+        return replies.length;
+    }
+}

@@ -1,0 +1,114 @@
+package io.stagecoach.core.network.internal.layers;
+
+import io.stagecoach.core.coap.BlockOption;
+import io.stagecoach.core.coap.OptionNumber;
+import io.stagecoach.core.coap.Request;
+import io.stagecoach.core.coap.Response;
+import io.stagecoach.core.network.Exchange;
+import io.stagecoach.core.network.stack.LayerContext;
+
+/**
+ * Server side of Block2 (RFC 7959 §2.4): transparent slicing of large responses, with one cached
+ * representation per {@link TransferKey} for the follow-up requests.
+ *
+ * <pre>
+ *  client                                  server
+ *   | CON GET /big --------------------------->|  handler runs: 1280 bytes
+ *   |<------------- ACK 2.05 2:0/1/512 ETag=e1 |  whole response cached under (peer, GET /big)
+ *   | CON GET /big 2:1/0/512 ----------------->|  served from the cache, handler not run
+ *   |<------------- ACK 2.05 2:1/1/512 ETag=e1 |
+ *   | CON GET /big 2:2/0/512 ----------------->|
+ *   |<------------- ACK 2.05 2:2/0/512 ETag=e1 |  last block: cache entry dropped
+ * </pre>
+ *
+ * <ul>
+ *   <li>A response is sliced when its payload exceeds the maximum message size, or when the request
+ *       carried Block2 (early negotiation, §2.4) and the payload exceeds the block size asked.
+ *       Blocks use the smaller of the preferred size and the requested SZX; a request for a
+ *       smaller SZX later (late negotiation) is served at that size, from the same byte offset.</li>
+ *   <li>Every block carries all options of the whole response: Content-Format, and the ETag when
+ *       the resource set one. No ETag is invented: an ETag is a validator the resource must honour
+ *       in If-Match and 2.03 answers, which the layer cannot do for it.</li>
+ *   <li>Random access: a request for block NUM &gt; 0 is answered from the cached representation;
+ *       with none (expired, evicted, never fetched) the handler runs again and the requested block
+ *       of its answer is sent (and the rest cached). A request for block 0 always runs the handler.</li>
+ *   <li>NUM past the end → 4.02 Bad Option. Size2 in the request (normally 0) → Size2 with the
+ *       whole length in every block (§4).</li>
+ *   <li>A response that already carries Block2 is the resource's own block-wise answer and passes
+ *       untouched.</li>
+ *   <li>Observe hook: a notification larger than a block goes out as its first block (with
+ *       Observe) and is cached like any other representation, so the client's follow-up GETs
+ *       (without Observe) are served from it and answered without Observe (RFC 7959 §2.6).</li>
+ * </ul>
+ */
+final class Block2Responder {
+
+    /** A representation cached for follow-up requests. */
+    private record Cached(Response whole) {
+    }
+
+    private final BlockwiseSettings settings;
+    private final BlockwiseStatusStore store;
+
+    Block2Responder(BlockwiseSettings settings, BlockwiseStatusStore store) {
+        this.settings = settings;
+        this.store = store;
+    }
+
+    /**
+     * Handles a request carrying Block2 and no Block1: serves NUM &gt; 0 from the cache when it can,
+     * else passes the request up.
+     */
+    void receive(LayerContext ctx, Exchange exchange, Request request, BlockOption asked) {
+        if (asked.num() > 0) {
+            TransferKey key = TransferKey.download(exchange.peer().peer(), request);
+            Cached cached = store.get(key, Cached.class, ctx.services().scheduler().nanoTime());
+            if (cached != null) {
+                Response.Builder b = cached.whole().newBuilder().token(request.token()).peer(exchange.peer());
+                b.options().remove(OptionNumber.OBSERVE); // follow-ups are plain GETs (RFC 7959 §2.6)
+                Response whole = b.build();
+                BlockOption target = Block2Slicer.target(asked, settings.szx());
+                if (!Block2Slicer.inRange(target, whole.payloadLength())) {
+                    ctx.sendResponse(exchange, Block2Slicer.outOfRange(request, target, whole.payloadLength()));
+                    return;
+                }
+                Response slice = Block2Slicer.slice(whole, target, request.options().size2() >= 0);
+                if (!slice.options().block2().more()) {
+                    store.remove(key);
+                }
+                ctx.sendResponse(exchange, slice);
+                return;
+            }
+        }
+        ctx.receiveRequest(exchange, request);
+    }
+
+    /** Sends {@code response} to the request of {@code exchange}, sliced when it needs to be. */
+    void send(LayerContext ctx, Exchange exchange, Response response) {
+        Request request = exchange.request();
+        BlockOption asked = request.options().block2();
+        int length = response.payloadLength();
+        boolean large = length > settings.maxMessageSize();
+        boolean negotiated = asked != null && response.code().isSuccess();
+        if (response.options().has(OptionNumber.BLOCK2) || !(large || negotiated)) {
+            ctx.sendResponse(exchange, response);
+            return;
+        }
+        BlockOption target = Block2Slicer.target(asked, settings.szx());
+        if (!Block2Slicer.inRange(target, length)) {
+            ctx.sendResponse(exchange, Block2Slicer.outOfRange(request, target, length));
+            return;
+        }
+        Response slice = Block2Slicer.slice(response, target, request.options().size2() >= 0);
+        TransferKey key = TransferKey.download(exchange.peer().peer(), request);
+        if (slice.options().block2().more()) {
+            Response.Builder whole = response.newBuilder().type(null).mid(-1);
+            whole.options().remove(OptionNumber.BLOCK1); // the upload's echo belongs to its last block only
+            store.put(key, new Cached(whole.build()), ctx.services().scheduler().nanoTime(), true,
+                    ctx.services().scheduler());
+        } else {
+            store.remove(key);
+        }
+        ctx.sendResponse(exchange, slice);
+    }
+}

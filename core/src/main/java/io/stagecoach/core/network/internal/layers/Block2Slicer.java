@@ -1,0 +1,59 @@
+package io.stagecoach.core.network.internal.layers;
+
+import io.stagecoach.core.coap.BlockOption;
+import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.Request;
+import io.stagecoach.core.coap.Response;
+
+/**
+ * Cuts one Block2 slice out of a whole response (RFC 7959 §2.4). The slice keeps every option of
+ * the whole (Content-Format, ETag, Max-Age, Location-*, Observe when the caller leaves it), so
+ * all blocks describe the same representation; it adds Block2 and, when asked, Size2 (§4).
+ */
+final class Block2Slicer {
+
+    private Block2Slicer() {
+    }
+
+    /** Block size and number to serve for a request asking {@code asked} (or nothing), server preferring {@code szx}. */
+    static BlockOption target(BlockOption asked, int szx) {
+        if (asked == null) {
+            return BlockOption.of(0, false, szx);
+        }
+        // Late negotiation (§2.4): the server may answer with a smaller block than asked; NUM
+        // then counts in the smaller size, so the byte offset stays the one the client asked for.
+        int size = Math.min(asked.szx(), szx);
+        long num = asked.offset() >> (size + 4);
+        return BlockOption.of((int) Math.min(num, BlockOption.MAX_NUM), false, size);
+    }
+
+    /** Whether block {@code target} starts inside {@code length} bytes (block 0 always exists). */
+    static boolean inRange(BlockOption target, int length) {
+        return target.num() == 0 || target.offset() < length;
+    }
+
+    /**
+     * Block {@code target.num()} of {@code whole} in blocks of {@code target.size()} bytes, with M
+     * set unless it is the last.
+     *
+     * @param size2 whether to carry Size2 with the whole length (asked with Size2 in the request)
+     */
+    static Response slice(Response whole, BlockOption target, boolean size2) {
+        byte[] body = whole.payload();
+        int from = (int) Math.min(target.offset(), body.length);
+        int to = (int) Math.min((long) from + target.size(), body.length);
+        boolean more = to < body.length;
+        Response.Builder b = whole.newBuilder().payload(body, from, to - from);
+        b.options().block2(BlockOption.of(target.num(), more, target.szx()));
+        if (size2) {
+            b.options().size2(body.length);
+        }
+        return b.build();
+    }
+
+    /** 4.02 for a Block2 NUM past the end of the representation (§2.4: no such block). */
+    static Response outOfRange(Request request, BlockOption target, int length) {
+        return BlockwiseLayer.diagnostic(request, Code.BAD_OPTION,
+                "Block2 " + target + " starts past the end of " + length + " bytes").build();
+    }
+}
