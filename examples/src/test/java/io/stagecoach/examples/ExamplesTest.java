@@ -74,9 +74,8 @@ class ExamplesTest {
     }
 
     @Test
-    void customLayerStampsEveryResponse() {
-        String stamp = CustomLayerExample.run(out);
-        assertEquals("stagecoach-example", stamp);
-        assertTrue(bytes.toString(StandardCharsets.UTF_8).contains("server-stamp"), "layer listed: " + bytes);
+    void sealingExampleRunsAndListsItsLayer() {
+        assertEquals("hello", SealingLayerExample.run(out));
+        assertTrue(bytes.toString(StandardCharsets.UTF_8).contains(SealingLayerExample.LAYER_NAME), "layer listed: " + bytes);
     }
 }
