@@ -150,7 +150,7 @@ public final class Code {
     /**
      * Whether this is a response code: class 2..5, the range of the response code sub-registry
      * (RFC 7252 §12.1.2). Classes 1, 6 and 7 are reserved; a message using them is rejected
-     * (RFC 7252 §4.2).
+     * (RFC 7252 §4.2), except class 7 over reliable transports ({@link #isSignaling()}).
      */
     public boolean isResponse() {
         int c = codeClass();

@@ -35,25 +35,29 @@ public final class TcpMessageSerializer {
 
     /** Size of the frame {@code message} encodes to, header included (what Max-Message-Size counts). */
     public int encodedLength(Message message) {
-        return frameLength(message.token(), message.options(), message.payloadLength());
+        return frameLength(message.token(), body(message.options(), message.payloadLength()));
     }
 
     /** Size of the frame {@code signal} encodes to. */
     public int encodedLength(SignalingMessage signal) {
-        return frameLength(signal.token(), signal.options(), signal.payloadLength());
+        return frameLength(signal.token(), body(signal.options(), signal.payloadLength()));
     }
 
     /** The frame for {@code message}. */
     public byte[] serialize(Message message) {
-        byte[] out = new byte[encodedLength(message)];
-        serialize(message, out, 0);
+        int body = body(message.options(), message.payloadLength());
+        byte[] out = new byte[frameLength(message.token(), body)];
+        int pos = writeHead(out, 0, message.code(), message.token(), message.options(), message.payloadLength(), body);
+        message.copyPayloadTo(out, pos);
         return out;
     }
 
     /** The frame for {@code signal}. */
     public byte[] serialize(SignalingMessage signal) {
-        byte[] out = new byte[encodedLength(signal)];
-        serialize(signal, out, 0);
+        int body = body(signal.options(), signal.payloadLength());
+        byte[] out = new byte[frameLength(signal.token(), body)];
+        int pos = writeHead(out, 0, signal.code(), signal.token(), signal.options(), signal.payloadLength(), body);
+        signal.copyPayloadTo(out, pos);
         return out;
     }
 
@@ -64,18 +68,21 @@ public final class TcpMessageSerializer {
      * @throws IllegalArgumentException if {@code dst} is too small
      */
     public int serialize(Message message, byte[] dst, int offset) {
-        int len = encodedLength(message);
+        int body = body(message.options(), message.payloadLength());
+        int len = frameLength(message.token(), body);
         checkRoom(len, dst, offset);
-        int pos = writeHead(dst, offset, message.code(), message.token(), message.options(), message.payloadLength());
+        int pos = writeHead(dst, offset, message.code(), message.token(), message.options(), message.payloadLength(),
+                body);
         message.copyPayloadTo(dst, pos);
         return len;
     }
 
     /** As {@link #serialize(Message, byte[], int)} for a signaling message. */
     public int serialize(SignalingMessage signal, byte[] dst, int offset) {
-        int len = encodedLength(signal);
+        int body = body(signal.options(), signal.payloadLength());
+        int len = frameLength(signal.token(), body);
         checkRoom(len, dst, offset);
-        int pos = writeHead(dst, offset, signal.code(), signal.token(), signal.options(), signal.payloadLength());
+        int pos = writeHead(dst, offset, signal.code(), signal.token(), signal.options(), signal.payloadLength(), body);
         signal.copyPayloadTo(dst, pos);
         return len;
     }
@@ -87,17 +94,21 @@ public final class TcpMessageSerializer {
         }
     }
 
-    private int frameLength(Token token, OptionSet options, int payloadLength) {
-        int body = OptionCodec.encodedLength(options, payloadLength);
+    /** Length of options, payload marker and payload: what the TCP Len field counts (RFC 8323 3.2). */
+    private static int body(OptionSet options, int payloadLength) {
+        return OptionCodec.encodedLength(options, payloadLength);
+    }
+
+    private int frameLength(Token token, int body) {
         int ext = framing == ReliableFraming.TCP ? LengthField.extraBytes(LengthField.nibble(body)) : 0;
         return 2 + ext + token.length() + body;
     }
 
     /** Writes header, token, options and payload marker; returns where the payload goes. */
-    private int writeHead(byte[] out, int pos, Code code, Token token, OptionSet options, int payloadLength) {
+    private int writeHead(byte[] out, int pos, Code code, Token token, OptionSet options, int payloadLength,
+            int body) {
         int tkl = token.length();
         if (framing == ReliableFraming.TCP) {
-            int body = OptionCodec.encodedLength(options, payloadLength);
             int nibble = LengthField.nibble(body);
             out[pos++] = (byte) (nibble << 4 | tkl);
             pos = LengthField.writeExtended(out, pos, nibble, body);
