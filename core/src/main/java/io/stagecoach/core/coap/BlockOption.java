@@ -6,6 +6,12 @@ package io.stagecoach.core.coap;
  *
  * <p>SZX 7 is reserved (RFC 7959 §2.2) and refused here; a received Block option with SZX 7 or a
  * value longer than 3 bytes is an invalid option (see {@link OptionSet#invalidOptions()}).
+ *
+ * <p><b>BERT.</b> Over reliable transports (TCP, TLS, WebSockets) SZX 7 is legal: a BERT option
+ * (RFC 8323 §6) means SZX 6, 1024-byte blocks, with a payload of possibly several of them. Only
+ * the factories that take {@code bertAllowed} accept it, so UDP code that calls {@link #of(int,
+ * boolean, int)} and {@link #decode(byte[])} still refuses it; {@link
+ * ReliableTransportOptions} reads the Block options of a message received over such a transport.
  */
 public final class BlockOption {
 
@@ -22,13 +28,22 @@ public final class BlockOption {
         this.szx = szx;
     }
 
-    /** Validates and creates a block value. */
+    /** Validates and creates a block value; SZX 7 is refused (UDP, RFC 7959 §2.2). */
     public static BlockOption of(int num, boolean more, int szx) {
+        return of(num, more, szx, false);
+    }
+
+    /**
+     * Validates and creates a block value; SZX 7 (BERT) is accepted when {@code bertAllowed}, as
+     * over reliable transports (RFC 8323 §6).
+     */
+    public static BlockOption of(int num, boolean more, int szx, boolean bertAllowed) {
         if (num < 0 || num > MAX_NUM) {
             throw new IllegalArgumentException("block number must be 0.." + MAX_NUM + ", got " + num);
         }
-        if (szx < 0 || szx > 6) {
-            throw new IllegalArgumentException("block SZX must be 0..6 (7 is reserved), got " + szx);
+        if (szx < 0 || szx > (bertAllowed ? 7 : 6)) {
+            throw new IllegalArgumentException(bertAllowed ? "block SZX must be 0..7, got " + szx
+                    : "block SZX must be 0..6 (7 is reserved), got " + szx);
         }
         return new BlockOption(num, more, szx);
     }
@@ -43,16 +58,29 @@ public final class BlockOption {
 
     /** Decodes a 0..3 byte option value; {@code IllegalArgumentException} when longer or SZX 7. */
     public static BlockOption decode(byte[] value) {
+        return decode(value, false);
+    }
+
+    /**
+     * Decodes a 0..3 byte option value; {@code IllegalArgumentException} when longer, or SZX 7
+     * unless {@code bertAllowed} (reliable transports, RFC 8323 §6).
+     */
+    public static BlockOption decode(byte[] value, boolean bertAllowed) {
         if (value.length > 3) {
             throw new IllegalArgumentException("block option value must be 0..3 bytes, got " + value.length);
         }
         int v = (int) Bytes.uint(value, 0, value.length);
-        return of(v >>> 4, (v & 0x8) != 0, v & 0x7);
+        return of(v >>> 4, (v & 0x8) != 0, v & 0x7, bertAllowed);
     }
 
     /** Whether {@code value} decodes (length 0..3, SZX not 7). */
     static boolean isValid(byte[] b, int off, int len) {
         return len <= 3 && (len == 0 || (b[off + len - 1] & 0x7) != 7);
+    }
+
+    /** Whether this is a BERT option, SZX 7 (RFC 8323 §6). */
+    public boolean isBert() {
+        return szx == 7;
     }
 
     /** The shortest uint encoding (0 to 3 bytes, RFC 7959 §2.2). */
@@ -72,9 +100,12 @@ public final class BlockOption {
         return szx;
     }
 
-    /** Block size in bytes: {@code 1 << (szx + 4)}. */
+    /**
+     * Block size in bytes: {@code 1 << (szx + 4)}; 1024 for BERT, whose block numbers count
+     * 1024-byte blocks although one BERT payload may hold several (RFC 8323 §6).
+     */
     public int size() {
-        return 1 << (szx + 4);
+        return szx == 7 ? 1024 : 1 << (szx + 4);
     }
 
     /** Byte offset of this block in the whole body: {@code num * size}. */
@@ -96,9 +127,9 @@ public final class BlockOption {
         return (num * 31 + szx) * 2 + (more ? 1 : 0);
     }
 
-    /** E.g. {@code "17/M/1024"}: number, more flag, size (aiocoap style). */
+    /** E.g. {@code "17/M/1024"}: number, more flag, size (aiocoap style); {@code "3/-/BERT"}. */
     @Override
     public String toString() {
-        return num + "/" + (more ? "M" : "-") + "/" + size();
+        return num + "/" + (more ? "M" : "-") + "/" + (szx == 7 ? "BERT" : Integer.toString(size()));
     }
 }

@@ -6,9 +6,9 @@ import java.util.Locale;
  * A CoAP code (RFC 7252 §3, §12.1): 3-bit class and 5-bit detail, written {@code c.dd}.
  *
  * <p>An open value: every one of the 256 codes has exactly one instance, so {@code ==} works and
- * {@link #valueOf(int)} never allocates. Codes registered by RFC 7252, RFC 7959, RFC 8132 and
- * RFC 8516 carry a name; the others are kept, unnamed, so a message with a code this version does
- * not know still round-trips.
+ * {@link #valueOf(int)} never allocates. Codes registered by RFC 7252, RFC 7959, RFC 8132,
+ * RFC 8516 and RFC 8323 (the 7.xx signaling codes) carry a name; the others are kept, unnamed, so
+ * a message with a code this version does not know still round-trips.
  */
 public final class Code {
 
@@ -80,6 +80,18 @@ public final class Code {
     public static final Code GATEWAY_TIMEOUT = define(5, 4, "Gateway Timeout");
     public static final Code PROXYING_NOT_SUPPORTED = define(5, 5, "Proxying Not Supported");
 
+    // Signaling codes, only over reliable transports (RFC 8323 §5.1, §11.1); UDP rejects class 7.
+    /** 7.01 Capabilities and Settings Message (RFC 8323 §5.3). */
+    public static final Code CSM = define(7, 1, "CSM");
+    /** 7.02 Ping (RFC 8323 §5.4). */
+    public static final Code PING = define(7, 2, "Ping");
+    /** 7.03 Pong (RFC 8323 §5.4). */
+    public static final Code PONG = define(7, 3, "Pong");
+    /** 7.04 Release (RFC 8323 §5.5). */
+    public static final Code RELEASE = define(7, 4, "Release");
+    /** 7.05 Abort (RFC 8323 §5.6). */
+    public static final Code ABORT = define(7, 5, "Abort");
+
     static {
         for (int v = 0; v < ALL.length; v++) {
             if (ALL[v] == null) {
@@ -138,11 +150,19 @@ public final class Code {
     /**
      * Whether this is a response code: class 2..5, the range of the response code sub-registry
      * (RFC 7252 §12.1.2). Classes 1, 6 and 7 are reserved; a message using them is rejected
-     * (RFC 7252 §4.2).
+     * (RFC 7252 §4.2), except class 7 over reliable transports ({@link #isSignaling()}).
      */
     public boolean isResponse() {
         int c = codeClass();
         return c >= 2 && c <= 5;
+    }
+
+    /**
+     * Whether this is a signaling code, class 7 (RFC 8323 §5.1): used over TCP, TLS and
+     * WebSockets only; over UDP class 7 is reserved and rejected like classes 1 and 6.
+     */
+    public boolean isSignaling() {
+        return codeClass() == 7;
     }
 
     /** Whether this is a 2.xx code. */

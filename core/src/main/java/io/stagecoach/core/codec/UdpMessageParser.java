@@ -32,8 +32,6 @@ import io.stagecoach.elements.EndpointContext;
  */
 public final class UdpMessageParser {
 
-    private static final int PAYLOAD_MARKER = 0xFF;
-
     public Message parse(byte[] datagram) throws MessageFormatException {
         return parse(datagram, 0, datagram.length, null, 0);
     }
@@ -104,52 +102,20 @@ public final class UdpMessageParser {
         Token token = Token.of(buf, pos, tkl);
         pos += tkl;
 
-        // Two passes over the options: this one checks and counts them, indexOptions records them
-        // in an array of the exact size, which a shared set keeps (no growing scratch index, ~64 B).
+        // Two passes over the options (OptionCodec): the first checks and counts them, the second
+        // records them in an array of the exact size, which a shared set keeps (~64 B saved).
         int optionsStart = pos;
-        int count = 0;
-        int number = 0;
-        int payloadStart = end;
-        while (pos < end) {
-            int b = buf[pos++] & 0xFF;
-            if (b == PAYLOAD_MARKER) {
-                if (pos == end) {
-                    throw new MessageFormatException("payload marker followed by an empty payload (RFC 7252 3)",
-                            mid, type, code, token, true, false);
-                }
-                payloadStart = pos;
-                break;
-            }
-            int delta = b >>> 4;
-            int len = b & 0x0F;
-            if (delta == 15 || len == 15) {
-                throw error("option " + (delta == 15 ? "delta" : "length")
-                        + " nibble 15 outside a payload marker (RFC 7252 3.1)", mid, type, code, token);
-            }
-            if (delta >= 13) {
-                int ext = extended(buf, pos, end, delta, "delta", mid, type, code, token);
-                pos += delta - 12;
-                delta = ext;
-            }
-            if (len >= 13) {
-                int ext = extended(buf, pos, end, len, "length", mid, type, code, token);
-                pos += len - 12;
-                len = ext;
-            }
-            number += delta;
-            if (number > 65535) {
-                throw error("option number " + number + " exceeds 65535", mid, type, code, token);
-            }
-            if (len > end - pos) {
-                throw error("option " + number + " claims " + len + " bytes, only " + (end - pos)
-                        + " follow", mid, type, code, token);
-            }
-            count++;
-            pos += len;
+        long scanned;
+        try {
+            scanned = OptionCodec.scan(buf, pos, end);
+        } catch (OptionCodec.Malformed e) {
+            throw new MessageFormatException(e.getMessage(), mid, type, code, token, e.optionsParsed, false);
         }
+        int count = OptionCodec.count(scanned);
+        int payloadStart = OptionCodec.payloadStart(scanned);
         OptionSet options = OptionSet.EMPTY;
         if (count > 0) {
-            int[] index = indexOptions(buf, optionsStart, count);
+            int[] index = OptionCodec.index(buf, optionsStart, count);
             options = share ? OptionSet.wrapWire(buf, index) : OptionSet.fromWire(buf, index, count);
         }
         if (code.isRequest()) {
@@ -160,52 +126,8 @@ public final class UdpMessageParser {
                 .payload(buf, payloadStart, end - payloadStart).peer(peer).receiveNanos(receiveNanos).build();
     }
 
-    /**
-     * The second pass over {@code count} options the first pass checked: (number, offset, length)
-     * per option, offsets into {@code buf}.
-     */
-    private static int[] indexOptions(byte[] buf, int pos, int count) {
-        int[] index = new int[3 * count];
-        int number = 0;
-        for (int k = 0; k < index.length; k += 3) {
-            int b = buf[pos++] & 0xFF;
-            int delta = b >>> 4;
-            int len = b & 0x0F;
-            if (delta >= 13) {
-                int ext = delta == 13 ? (buf[pos] & 0xFF) + 13 : ((buf[pos] & 0xFF) << 8 | (buf[pos + 1] & 0xFF)) + 269;
-                pos += delta - 12;
-                delta = ext;
-            }
-            if (len >= 13) {
-                int ext = len == 13 ? (buf[pos] & 0xFF) + 13 : ((buf[pos] & 0xFF) << 8 | (buf[pos + 1] & 0xFF)) + 269;
-                pos += len - 12;
-                len = ext;
-            }
-            number += delta;
-            index[k] = number;
-            index[k + 1] = pos;
-            index[k + 2] = len;
-            pos += len;
-        }
-        return index;
-    }
-
     private static int mid(byte[] buf, int offset) {
         return (buf[offset + 2] & 0xFF) << 8 | (buf[offset + 3] & 0xFF);
-    }
-
-    /** Reads the extended delta or length for nibble 13 (1 byte, +13) or 14 (2 bytes, +269). */
-    private static int extended(byte[] buf, int pos, int end, int nibble, String what, int mid, Type type,
-            Code code, Token token) throws MessageFormatException {
-        int need = nibble - 12;
-        if (end - pos < need) {
-            throw error("option " + what + " " + nibble + " needs " + need + " more byte"
-                    + (need == 1 ? "" : "s"), mid, type, code, token);
-        }
-        if (nibble == 13) {
-            return (buf[pos] & 0xFF) + 13;
-        }
-        return ((buf[pos] & 0xFF) << 8 | (buf[pos + 1] & 0xFF)) + 269;
     }
 
     private static MessageFormatException error(String reason, int mid, Type type, Code code, Token token) {

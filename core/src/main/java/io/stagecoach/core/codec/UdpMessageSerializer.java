@@ -39,17 +39,7 @@ public final class UdpMessageSerializer {
     /** Size of the datagram {@code message} encodes to. */
     public int encodedLength(Message message) {
         check(message);
-        OptionSet options = message.options();
-        int len = 4 + message.token().length();
-        int prev = 0;
-        for (int i = 0; i < options.size(); i++) {
-            int n = options.number(i);
-            int vl = options.valueLength(i);
-            len += 1 + extraBytes(n - prev) + extraBytes(vl) + vl;
-            prev = n;
-        }
-        int p = message.payloadLength();
-        return p == 0 ? len : len + 1 + p;
+        return 4 + message.token().length() + OptionCodec.encodedLength(message.options(), message.payloadLength());
     }
 
     private static void check(Message m) {
@@ -61,10 +51,6 @@ public final class UdpMessageSerializer {
         }
     }
 
-    private static int extraBytes(int v) {
-        return v < 13 ? 0 : v < 269 ? 1 : 2;
-    }
-
     private static void write(Message m, byte[] out, int pos) {
         int tkl = m.token().length();
         out[pos++] = (byte) (0x40 | m.type().wire() << 4 | tkl);
@@ -73,39 +59,7 @@ public final class UdpMessageSerializer {
         out[pos++] = (byte) m.mid();
         m.token().copyTo(out, pos);
         pos += tkl;
-        OptionSet options = m.options();
-        int prev = 0;
-        for (int i = 0; i < options.size(); i++) {
-            int n = options.number(i);
-            int vl = options.valueLength(i);
-            int delta = n - prev;
-            prev = n;
-            int head = pos++;
-            int dn = nibble(delta);
-            int ln = nibble(vl);
-            out[head] = (byte) (dn << 4 | ln);
-            pos = writeExtended(out, pos, dn, delta);
-            pos = writeExtended(out, pos, ln, vl);
-            options.copyValue(i, out, pos);
-            pos += vl;
-        }
-        if (m.payloadLength() > 0) {
-            out[pos++] = (byte) 0xFF;
-            m.copyPayloadTo(out, pos);
-        }
-    }
-
-    private static int nibble(int v) {
-        return v < 13 ? v : v < 269 ? 13 : 14;
-    }
-
-    private static int writeExtended(byte[] out, int pos, int nibble, int v) {
-        if (nibble == 13) {
-            out[pos++] = (byte) (v - 13);
-        } else if (nibble == 14) {
-            out[pos++] = (byte) ((v - 269) >>> 8);
-            out[pos++] = (byte) (v - 269);
-        }
-        return pos;
+        pos = OptionCodec.writeOptions(m.options(), m.payloadLength(), out, pos);
+        m.copyPayloadTo(out, pos);
     }
 }
