@@ -9,6 +9,10 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class ConnectorCounters {
 
+    /** All counters at 0. */
+    public ConnectorCounters() {
+    }
+
     /** Counter values at one moment. */
     public record Snapshot(long received, long sent, long droppedOversize, long droppedQueueFull,
             long sendErrors) {

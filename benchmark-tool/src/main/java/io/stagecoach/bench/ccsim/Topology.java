@@ -11,8 +11,8 @@ import java.util.Objects;
  * all of them, a router, and a server 10–20 ms behind the router.
  *
  * <pre>
- *  clients --(uplink: 60 kbit/s, 200 ms, tail-drop buffer)--> router --(10..20 ms)--> server
- *  clients <-(downlink: 30 kbit/s, 400 ms, tail-drop buffer)-- router <-(10..20 ms)-- server
+ *  clients --(uplink: 60 kbit/s, 200 ms, tail-drop buffer)--&gt; router --(10..20 ms)--&gt; server
+ *  clients &lt;-(downlink: 30 kbit/s, 400 ms, tail-drop buffer)-- router &lt;-(10..20 ms)-- server
  * </pre>
  *
  * <p>Wire size of a packet = CoAP message + {@link #overheadBytes()} (28 = UDP 8 + IPv4 20; the paper

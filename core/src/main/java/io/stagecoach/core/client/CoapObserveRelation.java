@@ -19,7 +19,7 @@ import java.util.concurrent.CompletableFuture;
  *   <li>The handler's {@code onLoad} runs for the registration response and each fresh
  *       notification, in order. A notification is fresh when its Observe number is newer in 24-bit
  *       serial arithmetic or more than 128 s passed on the endpoint's clock (§3.4); stale ones are
- *       dropped. The freshness check, the update of {@link #getCurrent()} and the handler call are
+ *       dropped. The freshness check, the update of {@link #current()} and the handler call are
  *       one critical section (Lanter, thesis §5.4), so two protocol threads can never deliver an
  *       older state after a newer one. Do not block in the handler.</li>
  *   <li>An answer without Observe (an error, a 2.05 from a server that did not register us, a

@@ -32,6 +32,10 @@ import io.stagecoach.elements.EndpointContext;
  */
 public final class UdpMessageParser {
 
+    /** A parser; it keeps no state between datagrams and may be shared. */
+    public UdpMessageParser() {
+    }
+
     public Message parse(byte[] datagram) throws MessageFormatException {
         return parse(datagram, 0, datagram.length, null, 0);
     }

@@ -13,6 +13,10 @@ import io.stagecoach.core.coap.OptionSet;
  */
 public final class UdpMessageSerializer {
 
+    /** A serializer; it keeps no state between messages and may be shared. */
+    public UdpMessageSerializer() {
+    }
+
     /** The datagram for {@code message}. */
     public byte[] serialize(Message message) {
         byte[] out = new byte[encodedLength(message)];

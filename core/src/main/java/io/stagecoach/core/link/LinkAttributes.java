@@ -15,6 +15,10 @@ import java.util.Objects;
  */
 public final class LinkAttributes {
 
+    /** No attributes. */
+    public LinkAttributes() {
+    }
+
     public static final String RESOURCE_TYPE = "rt";
     public static final String INTERFACE = "if";
     public static final String CONTENT_TYPE = "ct";

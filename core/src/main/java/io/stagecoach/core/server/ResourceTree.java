@@ -24,6 +24,10 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class ResourceTree {
 
+    /** A tree holding only its root. */
+    public ResourceTree() {
+    }
+
     private record Cached(long version, Resource resource) {
     }
 

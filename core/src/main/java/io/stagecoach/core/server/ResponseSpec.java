@@ -67,7 +67,7 @@ public final class ResponseSpec {
         return this;
     }
 
-    /** Location-Query arguments, none containing '?' or '&' (RFC 7252 §5.10.7). */
+    /** Location-Query arguments, none containing '?' or '&amp;' (RFC 7252 §5.10.7). */
     public ResponseSpec locationQuery(String... args) {
         for (String a : args) {
             if (a.indexOf('?') >= 0 || a.indexOf('&') >= 0) {

@@ -5,6 +5,9 @@ import java.util.concurrent.atomic.LongAdder;
 /** Counters of the resource stage; cheap to increment from any thread. */
 public final class ServerCounters {
 
+    ServerCounters() {
+    }
+
     final LongAdder delivered = new LongAdder();
     final LongAdder notFound = new LongAdder();
     final LongAdder notAcceptable = new LongAdder();

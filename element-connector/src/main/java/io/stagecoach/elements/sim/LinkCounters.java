@@ -8,6 +8,10 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class LinkCounters {
 
+    /** All counters at 0. */
+    public LinkCounters() {
+    }
+
     private final LongAdder packetsSent = new LongAdder();
     private final LongAdder bytesSent = new LongAdder();
     private final LongAdder packetsDelivered = new LongAdder();

@@ -20,6 +20,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class VirtualClock implements Scheduler {
 
+    /** A clock at 0 ns with nothing scheduled. */
+    public VirtualClock() {
+    }
+
     /** The arbitrary reading at construction: not zero, so code must not rely on it. */
     public static final long START_NANOS = 1_000_000_000_000L;
 

@@ -8,6 +8,10 @@ import io.stagecoach.core.network.Exchange;
 /** A {@link Layer} that forwards every message unchanged; override what the layer handles. */
 public abstract class AbstractLayer implements Layer {
 
+    /** For subclasses. */
+    protected AbstractLayer() {
+    }
+
     @Override
     public void sendRequest(LayerContext ctx, Exchange exchange, Request request) {
         ctx.sendRequest(exchange, request);

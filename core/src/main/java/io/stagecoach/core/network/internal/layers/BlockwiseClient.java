@@ -146,7 +146,7 @@ final class BlockwiseClient {
         Request.Builder next = exchange.request().newBuilder().payload(new byte[0]).type(exchange.request().type())
                 .mid(-1).token(exchange.currentRequest().token());
         next.options().remove(OptionNumber.BLOCK1).remove(OptionNumber.SIZE1).remove(OptionNumber.OBSERVE)
-                .block2(BlockOption.of((int) (t.download.size() >> (b2.szx() + 4)), false, b2.szx()));
+                .block2(BlockOption.of(t.download.size() >> (b2.szx() + 4), false, b2.szx()));
         sendNext(ctx, exchange, next.build());
     }
 
@@ -164,7 +164,7 @@ final class BlockwiseClient {
         t.download.write(first.payload(), 0, first.payloadLength());
         Request.Builder next = exchange.request().newBuilder().mid(-1);
         next.options().remove(OptionNumber.OBSERVE)
-                .block2(BlockOption.of((int) (t.download.size() >> (b2.szx() + 4)), false, b2.szx()));
+                .block2(BlockOption.of(t.download.size() >> (b2.szx() + 4), false, b2.szx()));
         sendNext(ctx, exchange, next.build());
     }
 

@@ -1,0 +1,22 @@
+/**
+ * The network stage of Stagecoach: connectors that move datagrams and know nothing of CoAP (JDK
+ * UDP, Netty UDP, an in-memory network), the clock and scheduler abstraction, and typed
+ * configuration. Netty is optional: {@code io.stagecoach.elements.netty} needs it on the module
+ * or class path, nothing else does.
+ */
+module io.stagecoach.elements {
+    requires org.slf4j;
+    requires static io.netty.buffer;
+    requires static io.netty.common;
+    requires static io.netty.transport;
+    requires static io.netty.transport.classes.epoll;
+    requires static io.netty.transport.unix.common;
+
+    exports io.stagecoach.elements;
+    exports io.stagecoach.elements.concurrent;
+    exports io.stagecoach.elements.config;
+    exports io.stagecoach.elements.netty;
+    exports io.stagecoach.elements.sim;
+    exports io.stagecoach.elements.time;
+    exports io.stagecoach.elements.udp;
+}
