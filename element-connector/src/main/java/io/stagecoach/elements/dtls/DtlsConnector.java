@@ -361,7 +361,14 @@ public final class DtlsConnector implements Connector {
         }
         if (first.cidOffset >= 0) {
             DtlsSession s = byCid.get(CidKey.of(b, first.cidOffset, cids.length()));
-            if (s == null || !deliverEstablished(s, b, source, raw.receiveNanos(), first)) {
+            if (s != null && deliverEstablished(s, b, source, raw.receiveNanos(), first)) {
+                return;
+            }
+            // the peer's Finished of a handshake still running carries the CID already
+            DtlsSession hs = handshakes.get(source);
+            if (hs != null) {
+                offerToHandshake(hs, b, first);
+            } else {
                 dtlsCounters.datagramsNoSession.increment();
             }
             return;
@@ -829,7 +836,7 @@ public final class DtlsConnector implements Connector {
         dtlsCounters.handshakesFailed.increment();
         s.transport().close();
         if (state == Lifecycle.RUNNING) {
-            LOG.debug("DTLS handshake with {} failed: {}", s.peer(), e.toString());
+            LOG.debug("DTLS handshake with {} failed", s.peer(), e);
         }
     }
 
