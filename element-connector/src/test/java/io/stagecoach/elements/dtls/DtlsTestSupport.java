@@ -36,7 +36,8 @@ final class DtlsTestSupport {
 
     /** A P-256 key pair from the JDK. */
     static KeyPair ecKeyPair() throws Exception {
-        KeyPairGenerator g = KeyPairGenerator.getInstance("EC");
+        // BC's provider: its PKCS#8 encoding carries the public key, which GnuTLS requires
+        KeyPairGenerator g = KeyPairGenerator.getInstance("EC", new org.bouncycastle.jce.provider.BouncyCastleProvider());
         g.initialize(new ECGenParameterSpec("secp256r1"));
         return g.generateKeyPair();
     }
@@ -50,9 +51,11 @@ final class DtlsTestSupport {
 
     static Pki pki(String leafName) throws Exception {
         KeyPair caKeys = ecKeyPair();
-        X509Certificate ca = certificate("CN=Stagecoach Test CA", caKeys, "CN=Stagecoach Test CA", caKeys, true);
+        // a CA name per PKI: OpenSSL picks chain certificates by issuer name
+        String caName = "CN=Test CA of " + leafName.substring(3);
+        X509Certificate ca = certificate(caName, caKeys, caName, caKeys, true);
         KeyPair leafKeys = ecKeyPair();
-        X509Certificate leaf = certificate(leafName, leafKeys, "CN=Stagecoach Test CA", caKeys, false);
+        X509Certificate leaf = certificate(leafName, leafKeys, caName, caKeys, false);
         return new Pki(caKeys, ca, leafKeys, leaf);
     }
 
