@@ -1,0 +1,109 @@
+package io.stagecoach.elements.dtls;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.stagecoach.elements.EndpointContext;
+import io.stagecoach.elements.RawData;
+import io.stagecoach.elements.dtls.DtlsTestSupport.Inbox;
+import io.stagecoach.elements.sim.SimulatedConnector;
+import io.stagecoach.elements.sim.SimulatedNetwork;
+import io.stagecoach.elements.testing.ThreadLeakCheck;
+import io.stagecoach.elements.time.VirtualClock;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * DTLS over the in-memory network on a virtual clock: record routing and the cookie defence with
+ * spoofed source addresses, which real sockets cannot produce. Handshake threads are real (BC
+ * blocks and times with the wall clock), so the test advances time in small steps until a
+ * handshake's flights have gone through; everything after the handshake runs in lockstep.
+ */
+class SimulatedDtlsTest {
+
+    private final VirtualClock clock = new VirtualClock();
+    private final SimulatedNetwork network = new SimulatedNetwork(clock, 1);
+    private DtlsConnector server;
+    private DtlsConnector client;
+
+    @AfterEach
+    void stop() {
+        if (client != null) {
+            client.destroy();
+        }
+        if (server != null) {
+            server.destroy();
+        }
+        ThreadLeakCheck.assertNoStagecoachThreads();
+    }
+
+    private static InetSocketAddress at(String ip, int port) throws Exception {
+        return new InetSocketAddress(InetAddress.getByName(ip), port);
+    }
+
+    /** Advances 1 ms steps until {@code inbox} has a datagram (bounded in wall time). */
+    private RawData pump(Inbox inbox) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(DtlsTestSupport.TIMEOUT_S);
+        while (System.nanoTime() < deadline) {
+            clock.advance(Duration.ofMillis(1));
+            RawData d = inbox.queue.poll(1, TimeUnit.MILLISECONDS);
+            if (d != null) {
+                return d;
+            }
+        }
+        throw new AssertionError("nothing arrived");
+    }
+
+    @Test
+    void establishedSessionIsServedThroughAFloodOfSpoofedClientHellos() throws Exception {
+        InetSocketAddress serverAddress = at("192.0.2.1", 5684);
+        SimulatedConnector serverPort = network.connector(serverAddress);
+        server = DtlsTestSupport.pskServer().scheduler(clock).transport(c -> serverPort).build();
+        DtlsTestSupport.echo(server);
+        server.start();
+        SimulatedConnector clientPort = network.connector(at("198.51.100.7", 40000));
+        client = DtlsTestSupport.pskClient().scheduler(clock).transport(c -> clientPort).build();
+        Inbox inbox = new Inbox();
+        inbox.attach(client);
+        client.start();
+
+        client.send(RawData.outbound("hello".getBytes(), EndpointContext.of(serverAddress), null));
+        assertEquals("echo:hello", new String(pump(inbox).bytes(), StandardCharsets.UTF_8));
+
+        // from here on: lockstep, no handshake thread involved
+        int flood = 5000;
+        for (int i = 0; i < flood; i++) {
+            // spoofed sources: each ClientHello claims another address (10.0.x.y, port varies)
+            InetSocketAddress spoofed = at("10.0." + (i / 250) + "." + (i % 250 + 1), 1024 + i);
+            sendFrom(spoofed, serverAddress, ClientHellos.minimal(i));
+            if (i % 500 == 0) {
+                client.send(RawData.outbound(("m" + i).getBytes(), EndpointContext.of(serverAddress), null));
+            }
+            clock.advance(Duration.ofMillis(0));
+        }
+        clock.advance(Duration.ofMillis(1));
+        for (int i = 0; i < flood; i += 500) {
+            RawData d = inbox.queue.poll();
+            assertEquals("echo:m" + i, d == null ? null : new String(d.bytes(), StandardCharsets.UTF_8));
+        }
+        assertEquals(flood + 1, server.dtlsCounters().helloVerifyRequestsSent());
+        assertEquals(0, server.handshakeCount(), "no state for a cookie-less hello");
+        assertEquals(1, server.sessionCount());
+    }
+
+    private final java.util.Map<InetSocketAddress, SimulatedConnector> spoofers = new java.util.HashMap<>();
+
+    private void sendFrom(InetSocketAddress from, InetSocketAddress to, byte[] bytes) throws Exception {
+        SimulatedConnector c = spoofers.get(from);
+        if (c == null) {
+            c = network.connector(from);
+            c.start();
+            spoofers.put(from, c);
+        }
+        c.send(RawData.outbound(bytes, EndpointContext.of(to), null));
+    }
+}
