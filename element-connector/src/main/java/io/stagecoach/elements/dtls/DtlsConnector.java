@@ -4,7 +4,7 @@ import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.ConnectorCounters;
 import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.LogThrottle;
-import io.stagecoach.elements.NamedThreadFactory;
+import io.stagecoach.elements.concurrent.NamedThreadFactory;
 import io.stagecoach.elements.RawData;
 import io.stagecoach.elements.RawDataReceiver;
 import io.stagecoach.elements.SendCallback;
