@@ -97,8 +97,9 @@ public class CoapClient implements AutoCloseable {
 
     /**
      * Sets the configuration of the shared default endpoint, taking effect when it is next
-     * created (first use, or after {@link #shutdownDefaultEndpoint()}). Without a call it is
-     * {@link CoapConfig#defaults()} with the system properties {@code stagecoach.<key>} applied.
+     * created (first use, or after {@link #shutdownDefaultEndpoint()}). Without a call, or after
+     * one with {@code null}, it is {@link CoapConfig#defaults()} with the system properties
+     * {@code stagecoach.<key>} applied.
      */
     public static void configureDefaultEndpoint(Configuration config) {
         DefaultEndpoint.configure(config);

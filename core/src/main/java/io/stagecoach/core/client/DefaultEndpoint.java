@@ -6,7 +6,6 @@ import io.stagecoach.elements.config.Configuration;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.util.Objects;
 
 /**
  * The client endpoint shared by every {@link CoapClient} without one of its own: created and
@@ -23,8 +22,9 @@ final class DefaultEndpoint {
     private DefaultEndpoint() {
     }
 
+    /** {@code null} restores the defaults with the system properties applied. */
     static synchronized void configure(Configuration configuration) {
-        config = Objects.requireNonNull(configuration, "configuration");
+        config = configuration;
     }
 
     static synchronized CoapEndpoint get() {

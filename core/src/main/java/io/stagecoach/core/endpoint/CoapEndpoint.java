@@ -186,6 +186,11 @@ public final class CoapEndpoint {
         return running;
     }
 
+    /** The connector this endpoint sends and receives through (its counters, its settings). */
+    public Connector connector() {
+        return connector;
+    }
+
     /** The address the connector is bound to. */
     public InetSocketAddress address() {
         return connector.getAddress();

@@ -106,6 +106,12 @@ public final class NettyUdpConnector implements Connector {
         this.errorLog = new LogThrottle(config.clock(), Duration.ofSeconds(10));
     }
 
+    /** Channels bound while running: {@code nettyChannels} with epoll, 1 with NIO; 0 when stopped. */
+    public int channelCount() {
+        Channel[] ch = channels;
+        return running && ch != null ? ch.length : 0;
+    }
+
     /** Whether this JVM can use the native epoll transport (else NIO is used). */
     public static boolean isEpollAvailable() {
         return Epoll.isAvailable();

@@ -11,7 +11,9 @@ import io.stagecoach.elements.SendFailedException;
 import io.stagecoach.elements.concurrent.NamedThreadFactory;
 import io.stagecoach.elements.time.Clock;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.net.SocketOption;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
@@ -216,6 +218,24 @@ public final class UdpConnector implements Connector {
     @Override
     public void setRawDataReceiver(RawDataReceiver receiver) {
         this.receiver = Objects.requireNonNull(receiver, "receiver");
+    }
+
+    /**
+     * The value of {@code option} on the bound socket, as the operating system reports it (Linux
+     * returns twice the SO_RCVBUF/SO_SNDBUF requested, capped by net.core.rmem_max/wmem_max).
+     *
+     * @throws IllegalStateException when the connector is not running
+     */
+    public <T> T socketOption(SocketOption<T> option) {
+        DatagramChannel ch = channel;
+        if (state != State.RUNNING || ch == null) {
+            throw new IllegalStateException("connector not running: " + this);
+        }
+        try {
+            return ch.getOption(option);
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading " + option + " of " + boundAddress, e);
+        }
     }
 
     @Override
