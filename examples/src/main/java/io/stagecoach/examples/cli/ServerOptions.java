@@ -37,7 +37,8 @@ final class ServerOptions {
     static String usage() {
         return String.join("\n",
                 "usage: ./stagecoach server [options]",
-                "  the plugtest server (shared/conformance/plugtest-resources.md) plus /benchmark, /count, /fibonacci",
+                "  the ETSI CoAP plugtest resource set (/test, /separate, /obs, /large, /validate, ...; see",
+                "  docs/interop.md) plus /benchmark, /count, /fibonacci",
                 "  --port N                UDP port, 0 = any free one (default 5683)",
                 "  --bind ADDR             address to bind (default: every interface)",
                 "  --connector udp|netty   JDK UDP sockets, or Netty (native epoll with udp.netty-channels",
