@@ -23,7 +23,7 @@ public final class MidFootprint {
         for (int i = 0; i < n; i++) {
             peers[i] = new InetSocketAddress("10." + (i >>> 16 & 0xFF) + "." + (i >>> 8 & 0xFF) + "." + (i & 0xFF), 5683);
         }
-        MessageIdProvider provider = new MessageIdProvider(Duration.ofSeconds(247), n, new SplittableRandom(1));
+        MessageIdProvider provider = new MessageIdProvider(Duration.ofSeconds(247), n, n, new SplittableRandom(1));
         long before = usedHeapAfterGc();
         for (InetSocketAddress peer : peers) {
             provider.nextMid(peer, 0L);

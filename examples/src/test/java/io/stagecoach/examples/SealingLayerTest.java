@@ -91,7 +91,7 @@ class SealingLayerTest {
         assertTrue(back.options().has(SealingLayerExample.SEALED), "the response carried the sealing option");
         assertFalse(back.payloadString().contains("echo"), "the response payload crossed the wire sealed");
         assertEquals(1, server.endpoints().get(0).counters().get("seal.opened"), "the server opened one request");
-        assertEquals(List.of("exchange-cleanup", "observe", "blockwise", "seal", "token", "reliability"),
+        assertEquals(List.of("exchange-cleanup", "observe", "blockwise", "seal", "echo", "token", "reliability"),
                 server.endpoints().get(0).layerNames());
     }
 

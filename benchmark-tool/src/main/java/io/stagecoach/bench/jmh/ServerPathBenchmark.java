@@ -79,7 +79,7 @@ public class ServerPathBenchmark {
         Configuration config = CoapConfig.builder()
                 .set(CoapConfig.DEDUPLICATION_MODE, dedup)
                 .set(CoapConfig.DEDUP_MAX_ENTRIES, 10_000_000)
-                .set(CoapConfig.DEDUP_MAX_ENTRIES_PER_PEER, 60_000)
+                .set(CoapConfig.DEDUP_MAX_ENTRIES_PER_SOURCE, 60_000)
                 .build();
         connector = new DirectConnector(new InetSocketAddress("10.0.0.1", 5683));
         CoapEndpoint endpoint = CoapEndpoint.builder().connector(connector).config(config).scheduler(clock)

@@ -1,16 +1,24 @@
 package io.stagecoach.core.coap;
 
+import java.security.SecureRandom;
+
 /**
  * A request/response matching token (RFC 7252 §5.3.1): 0 to 8 opaque bytes. Immutable; the bytes
  * are copied in and out.
  */
-public final class Token {
+public final class Token implements Comparable<Token> {
 
     /** Longest token RFC 7252 allows (TKL 9..15 are reserved, §3). */
     public static final int MAX_LENGTH = 8;
 
     /** The zero-length token. */
     public static final Token EMPTY = new Token(0L, 0);
+
+    /**
+     * Key of the hash: drawn once per process, so a peer choosing tokens cannot know which ones
+     * collide in a hash table (tokens key the tables that match responses and observe relations).
+     */
+    private static final long HASH_KEY = new SecureRandom().nextLong();
 
     // The bytes, big-endian, in the low `length` bytes of `bits`: at most 8 bytes fit in a long, so a
     // token needs no array (saves 24 B per parsed message). Equal bytes give equal (bits, length).
@@ -84,14 +92,20 @@ public final class Token {
         return o instanceof Token && ((Token) o).bits == bits && ((Token) o).length == length;
     }
 
-    /** {@link java.util.Arrays#hashCode(byte[])} of the bytes. */
+    /** A hash of bytes and length, keyed per process (see {@link #HASH_KEY}). */
     @Override
     public int hashCode() {
-        int h = 1;
-        for (int shift = 8 * (length - 1); shift >= 0; shift -= 8) {
-            h = 31 * h + (byte) (bits >>> shift);
-        }
-        return h;
+        long x = (bits ^ HASH_KEY) + length;
+        x = (x ^ (x >>> 30)) * 0xbf58476d1ce4e5b9L;
+        x = (x ^ (x >>> 27)) * 0x94d049bb133111ebL;
+        return (int) (x ^ (x >>> 31));
+    }
+
+    /** Shorter tokens first, then by their bytes as an unsigned number; consistent with equals. */
+    @Override
+    public int compareTo(Token o) {
+        int c = Integer.compare(length, o.length);
+        return c != 0 ? c : Long.compareUnsigned(bits, o.bits);
     }
 
     /** Lower-case hex, {@code ""} for the empty token. */

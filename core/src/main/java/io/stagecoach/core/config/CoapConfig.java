@@ -85,6 +85,19 @@ public final class CoapConfig {
                     + " the client does not retransmit; 0 acknowledges at once.")
             .build();
 
+    public static final Definition<Integer> SEPARATE_MAX_PENDING = Definition.integer("coap.separate.max-pending")
+            .defaultValue(10_000).range(1, 10_000_000).unit("requests")
+            .doc("Requests whose handler returned without answering (a separate response follows) an"
+                    + " endpoint keeps at once; beyond it a new one is answered 5.03 with Max-Age and its"
+                    + " handler's late answer dropped. Handlers on a resource executor count while queued.")
+            .build();
+
+    public static final Definition<Integer> SEPARATE_MAX_PENDING_PER_SOURCE = Definition.integer("coap.separate.max-pending-per-source")
+            .defaultValue(1_000).range(1, 10_000_000).unit("requests")
+            .doc("The same per source (IPv4 address or IPv6 /64): one host rotating ports cannot hold the"
+                    + " endpoint's whole budget of pending separate responses.")
+            .build();
+
     public static final Definition<Integer> TOKEN_LENGTH = Definition.integer("coap.token-length")
             .defaultValue(8).range(0, 8).unit("bytes")
             .doc("Length of the random tokens this endpoint generates for requests (RFC 7252 §5.3.1).")
@@ -93,6 +106,13 @@ public final class CoapConfig {
     public static final Definition<Integer> MID_MAX_PEERS = Definition.integer("coap.mid.max-peers")
             .defaultValue(100_000).range(1, 10_000_000).unit("peers")
             .doc("Peers whose Message ID counter is kept (RFC 7252 §4.4); a forgotten peer restarts at a random MID.")
+            .build();
+
+    public static final Definition<Integer> MID_MAX_PEERS_PER_SOURCE = Definition.integer("coap.mid.max-peers-per-source")
+            .defaultValue(1_000).range(1, 10_000_000).unit("peers")
+            .doc("Peers of one source (IPv4 address or IPv6 /64) whose Message ID counter is kept, so that"
+                    + " one host rotating ports cannot take every slot of coap.mid.max-peers; a message to"
+                    + " one more of its ports fails until an older counter expires.")
             .build();
 
     public static final Definition<Duration> OVERLOAD_MAX_AGE = Definition.duration("coap.overload-max-age", ChronoUnit.SECONDS)
@@ -122,10 +142,36 @@ public final class CoapConfig {
                     + " as the deepest resource.")
             .build();
 
-    public static final Definition<Integer> OBSERVE_MAX_OBSERVERS_PER_PEER = Definition.integer("coap.observe.max-observers-per-peer")
+    public static final Definition<Integer> OBSERVE_MAX_OBSERVERS_PER_SOURCE = Definition.integer("coap.observe.max-observers-per-source")
             .defaultValue(100).range(1, 100_000_000).unit("observers")
-            .doc("Observe relations one peer (IP address and port) may hold; a further registration is"
-                    + " served as a plain GET, without Observe (RFC 7641 §4.1).")
+            .doc("Observe relations one source (IPv4 address or IPv6 /64, whatever its ports) may hold;"
+                    + " a further registration is served as a plain GET, without Observe (RFC 7641 §4.1).")
+            .build();
+
+    // --- Amplification, RFC 7252 §11.3, RFC 9175 §2.4 ---
+
+    public static final Definition<Integer> AMPLIFICATION_FACTOR = Definition.integer("coap.amplification.factor")
+            .defaultValue(3).range(0, 1000)
+            .doc("To an address not verified, an endpoint sends at most this many bytes per byte of the"
+                    + " request (RFC 7252 §11.3); a larger answer becomes a smaller first block or a 4.01"
+                    + " with an Echo challenge (RFC 9175 §2.4). 0 turns the limit off.")
+            .build();
+
+    public static final Definition<Duration> AMPLIFICATION_VERIFIED_LIFETIME = Definition.duration("coap.amplification.verified-lifetime", ChronoUnit.SECONDS)
+            .defaultValue(Duration.ofMinutes(10)).range(Duration.ofSeconds(1), Duration.ofDays(1))
+            .doc("How long an address stays verified after it returned an Echo value or acknowledged one"
+                    + " of our Confirmable messages.")
+            .build();
+
+    public static final Definition<Integer> AMPLIFICATION_MAX_VERIFIED = Definition.integer("coap.amplification.max-verified")
+            .defaultValue(100_000).range(1, 100_000_000).unit("addresses")
+            .doc("Verified addresses remembered; the least recently verified is forgotten first (it is then"
+                    + " challenged again).")
+            .build();
+
+    public static final Definition<Duration> ECHO_LIFETIME = Definition.duration("coap.echo.lifetime", ChronoUnit.SECONDS)
+            .defaultValue(Duration.ofSeconds(30)).range(Duration.ofSeconds(1), Duration.ofHours(1))
+            .doc("How long an Echo value this endpoint issued is accepted (RFC 9175 §2.2).")
             .build();
 
     // --- Deduplication, RFC 7252 §4.5 ---
@@ -155,9 +201,12 @@ public final class CoapConfig {
                     + " entry) and large replies (stored whole).")
             .build();
 
-    public static final Definition<Integer> DEDUP_MAX_ENTRIES_PER_PEER = Definition.integer("coap.dedup.max-entries-per-peer")
-            .defaultValue(10_000).range(1, 100_000_000).unit("exchanges")
-            .doc("Exchanges remembered per peer, so that one peer cannot fill the whole table.")
+    public static final Definition<Integer> DEDUP_MAX_ENTRIES_PER_SOURCE = Definition.integer("coap.dedup.max-entries-per-source")
+            .defaultValue(100_000).range(1, 100_000_000).unit("exchanges")
+            .doc("Exchanges remembered per source (IPv4 address or IPv6 /64, whatever its ports), so"
+                    + " that one host cannot fill the whole table; beyond it the source's new requests are"
+                    + " answered 5.03. When the whole table is full, its heaviest source gives up its oldest"
+                    + " entries instead (docs/security.md).")
             .build();
 
     public static final Definition<Duration> DEDUP_SWEEP_INTERVAL = Definition.duration("coap.dedup.sweep-interval", ChronoUnit.MILLIS)
@@ -208,16 +257,23 @@ public final class CoapConfig {
                     + " (Californium's value) exceeds EXCHANGE_LIFETIME, so retransmitted blocks still match.")
             .build();
 
-    public static final Definition<Integer> BLOCKWISE_MAX_TRANSFERS_PER_PEER = Definition.integer("coap.blockwise.max-transfers-per-peer")
+    public static final Definition<Integer> BLOCKWISE_MAX_TRANSFERS_PER_SOURCE = Definition.integer("coap.blockwise.max-transfers-per-source")
             .defaultValue(10).range(1, 10_000).unit("transfers")
-            .doc("Concurrent block-wise transfers per peer; one more upload is answered 5.03, one more"
-                    + " cached download evicts the peer's least recently used one.")
+            .doc("Concurrent block-wise transfers per source (IPv4 address or IPv6 /64); one more upload"
+                    + " is answered 5.03, one more cached download evicts the source's least recently used one.")
             .build();
 
     public static final Definition<Integer> BLOCKWISE_MAX_TRANSFERS = Definition.integer("coap.blockwise.max-transfers")
             .defaultValue(1000).range(1, 10_000_000).unit("transfers")
-            .doc("Block-wise transfers a server endpoint keeps state for, over all peers; bounds the memory"
-                    + " of reassembled uploads and cached downloads (each at most the maximum body size).")
+            .doc("Block-wise transfers a server endpoint keeps state for, over all sources; one more evicts"
+                    + " the least recently used.")
+            .build();
+
+    public static final Definition<Long> BLOCKWISE_MAX_BYTES = Definition.longInteger("coap.blockwise.max-bytes")
+            .defaultValue(16L * 1024 * 1024).range(1024L, Long.MAX_VALUE).unit("bytes")
+            .doc("Bytes of bodies the server's block-wise transfers may hold in all (uploads being"
+                    + " reassembled, representations cached for Block2 follow-ups); beyond it the least"
+                    + " recently used transfers are dropped.")
             .build();
 
     // --- Observe, RFC 7641 ---
@@ -228,9 +284,19 @@ public final class CoapConfig {
                     + " observer is still there (RFC 7641 §4.5: at least every 24 hours).")
             .build();
 
-    public static final Definition<Integer> OBSERVE_CON_EVERY = Definition.integer("coap.observe.notification-con-every")
-            .defaultValue(100).range(1, 1_000_000).unit("notifications")
-            .doc("Every Nth notification is sent Confirmable (RFC 7641 §4.5); 1 makes all of them Confirmable.")
+    public static final Definition<Integer> OBSERVE_MAX_NON = Definition.integer("coap.observe.max-non-notifications")
+            .defaultValue(5).range(0, 1_000_000).unit("notifications")
+            .doc("Non-confirmable notifications a relation sends at most between two confirmable ones"
+                    + " (RFC 7641 §4.5; 5, as libcoap); 0 makes all of them confirmable. A relation whose"
+                    + " confirmable notification goes unacknowledged ends.")
+            .build();
+
+    public static final Definition<Integer> OBSERVE_MAX_NOTIFICATIONS_IN_FLIGHT = Definition.integer("coap.observe.max-notifications-in-flight")
+            .defaultValue(1024).range(1, 10_000_000).unit("datagrams")
+            .doc("Notification datagrams an endpoint has handed to its connector and not yet seen sent;"
+                    + " a further notification counts as lost (a confirmable one is retransmitted later),"
+                    + " so a burst of notifications cannot crowd other traffic out of the connector's"
+                    + " outbound queue.")
             .build();
 
     public static final Definition<Integer> OBSERVE_MAX_OBSERVERS_PER_RESOURCE = Definition.integer("coap.observe.max-observers-per-resource")
@@ -249,6 +315,15 @@ public final class CoapConfig {
                     + " one's Max-Age expired (RFC 7641 §3.3.1).")
             .build();
 
+    // --- Server ---
+
+    public static final Definition<Boolean> SERVER_ERROR_DIAGNOSTICS = Definition.bool("coap.server.error-diagnostics")
+            .defaultValue(false)
+            .doc("Whether the 5.00 answering a handler that threw carries \"ExceptionClass: message\" as its"
+                    + " diagnostic payload (RFC 7252 §5.5.2). Off by default: the text may name internals or"
+                    + " repeat a request's content; the failure is logged either way.")
+            .build();
+
     // --- Client ---
 
     public static final Definition<Duration> CLIENT_TIMEOUT = Definition.duration("coap.client.timeout", ChronoUnit.SECONDS)
@@ -262,15 +337,16 @@ public final class CoapConfig {
             "The protocol stage, server and client (package `io.stagecoach.core`).",
             ACK_TIMEOUT, ACK_RANDOM_FACTOR, MAX_RETRANSMIT, NSTART,
             EXCHANGE_LIFETIME, NON_LIFETIME, MAX_RTO, CONGESTION_CONTROL, CONGESTION_PEER_CAPACITY,
-            SEPARATE_ACK_DELAY, TOKEN_LENGTH, MID_MAX_PEERS, OVERLOAD_MAX_AGE,
+            SEPARATE_ACK_DELAY, SEPARATE_MAX_PENDING, SEPARATE_MAX_PENDING_PER_SOURCE, TOKEN_LENGTH, MID_MAX_PEERS, MID_MAX_PEERS_PER_SOURCE, OVERLOAD_MAX_AGE,
             LIMIT_MAX_OPTIONS, LIMIT_MAX_OPTION_BYTES, LIMIT_MAX_URI_PATH_SEGMENTS,
-            DEDUPLICATION_MODE, DEDUP_MAX_ENTRIES, DEDUP_MAX_BYTES, DEDUP_MAX_ENTRIES_PER_PEER, DEDUP_SWEEP_INTERVAL,
+            AMPLIFICATION_FACTOR, AMPLIFICATION_VERIFIED_LIFETIME, AMPLIFICATION_MAX_VERIFIED, ECHO_LIFETIME,
+            DEDUPLICATION_MODE, DEDUP_MAX_ENTRIES, DEDUP_MAX_BYTES, DEDUP_MAX_ENTRIES_PER_SOURCE, DEDUP_SWEEP_INTERVAL,
             PROTOCOL_THREADS, PROTOCOL_QUEUE_CAPACITY,
             BLOCKWISE_PREFERRED_BLOCK_SIZE, BLOCKWISE_MAX_MESSAGE_SIZE, BLOCKWISE_MAX_RESOURCE_BODY_SIZE,
-            BLOCKWISE_STATUS_LIFETIME, BLOCKWISE_MAX_TRANSFERS_PER_PEER, BLOCKWISE_MAX_TRANSFERS,
-            OBSERVE_CON_INTERVAL, OBSERVE_CON_EVERY, OBSERVE_MAX_OBSERVERS_PER_RESOURCE,
-            OBSERVE_MAX_OBSERVERS, OBSERVE_MAX_OBSERVERS_PER_PEER, OBSERVE_REREGISTRATION_MARGIN,
-            CLIENT_TIMEOUT);
+            BLOCKWISE_STATUS_LIFETIME, BLOCKWISE_MAX_TRANSFERS_PER_SOURCE, BLOCKWISE_MAX_TRANSFERS, BLOCKWISE_MAX_BYTES,
+            OBSERVE_CON_INTERVAL, OBSERVE_MAX_NON, OBSERVE_MAX_NOTIFICATIONS_IN_FLIGHT, OBSERVE_MAX_OBSERVERS_PER_RESOURCE,
+            OBSERVE_MAX_OBSERVERS, OBSERVE_MAX_OBSERVERS_PER_SOURCE, OBSERVE_REREGISTRATION_MARGIN,
+            SERVER_ERROR_DIAGNOSTICS, CLIENT_TIMEOUT);
 
     /**
      * Every group of settings the library reads, in documentation order: the UDP connectors'

@@ -14,6 +14,7 @@ import io.stagecoach.core.network.ExchangeFailedException;
 import io.stagecoach.core.network.ExchangeRejectedException;
 import io.stagecoach.core.network.ExchangeTimeoutException;
 import io.stagecoach.core.network.MessageInterceptor;
+import io.stagecoach.core.network.internal.AddressVerifier;
 import io.stagecoach.core.network.internal.ExchangeStore;
 import io.stagecoach.core.network.internal.MessageIdProvider;
 import io.stagecoach.core.network.internal.Overload;
@@ -71,6 +72,7 @@ public final class CoapEndpoint {
     private final DeduplicationStore dedup;
     private final MessageIdProvider mids;
     private final PeerStateMap<InetSocketAddress, PeerCongestionState> congestion;
+    private final AddressVerifier verifier;
     private final LayerStack stack;
     private final Inbound inbound;
     private final Outbox outbox;
@@ -79,6 +81,7 @@ public final class CoapEndpoint {
     private final BanLog banLog;
 
     private volatile LayerStack.Inbox deliverer;
+    private final Router router = new Router();
     private volatile ProtocolStage stage;
     private volatile boolean running;
     private boolean destroyed;
@@ -98,17 +101,22 @@ public final class CoapEndpoint {
                 .nonLifetime(config.get(CoapConfig.NON_LIFETIME))
                 .maxEntries(config.get(CoapConfig.DEDUP_MAX_ENTRIES))
                 .maxBytes(config.get(CoapConfig.DEDUP_MAX_BYTES))
-                .maxEntriesPerPeer(config.get(CoapConfig.DEDUP_MAX_ENTRIES_PER_PEER))
+                .maxEntriesPerSource(config.get(CoapConfig.DEDUP_MAX_ENTRIES_PER_SOURCE))
                 .clock(scheduler)
                 .build();
         this.mids = new MessageIdProvider(config.get(CoapConfig.EXCHANGE_LIFETIME),
-                config.get(CoapConfig.MID_MAX_PEERS), random != null ? random : new SecureRandom());
+                config.get(CoapConfig.MID_MAX_PEERS), config.get(CoapConfig.MID_MAX_PEERS_PER_SOURCE),
+                random != null ? random : new SecureRandom());
         this.congestion = ReliabilityLayer.newPeerStates(config);
+        this.verifier = new AddressVerifier(config.get(CoapConfig.AMPLIFICATION_FACTOR),
+                config.get(CoapConfig.AMPLIFICATION_VERIFIED_LIFETIME), config.get(CoapConfig.ECHO_LIFETIME),
+                config.get(CoapConfig.AMPLIFICATION_MAX_VERIFIED), scheduler);
         this.connector = b.connector();
         List<MessageInterceptor> interceptors = List.copyOf(b.interceptors);
-        this.outbox = new Outbox(connector, mids, store, dedup, counters, interceptors, scheduler);
-        this.stack = b.layers(store, congestion).build(new Services(), outbox);
-        this.stack.setInbox(new Router());
+        this.outbox = new Outbox(connector, mids, store, dedup, counters, interceptors, verifier,
+                config.get(CoapConfig.OBSERVE_MAX_NOTIFICATIONS_IN_FLIGHT), scheduler);
+        this.stack = b.layers(store, congestion, verifier).build(new Services(), outbox);
+        this.stack.setInbox(router);
         this.inbound = new Inbound(stack, store, dedup, outbox, counters, interceptors, overloadMaxAgeSeconds,
                 RequestLimits.from(config), RecognizedOptions.of(stack.options()), banLog, scheduler);
         counters.register(Gauge.EXCHANGES, store::size);
@@ -318,6 +326,26 @@ public final class CoapEndpoint {
 
     // ------------------------------------------------------------------ server side
 
+    /**
+     * Runs {@code task} on this endpoint's protocol stage, never on the calling thread: a pool
+     * thread, or the endpoint's timer when the stage runs inline. For work the application starts
+     * (observe notifications after {@code changed()}), so it interleaves with inbound messages.
+     *
+     * @return {@code false} when the stage's queue is full or the endpoint is stopped; the task
+     *         then does not run
+     */
+    public boolean submit(Runnable task) {
+        ProtocolStage s = stage;
+        if (s == null || !running) {
+            return false;
+        }
+        if (s.isInline()) {
+            scheduler.schedule(task, Duration.ZERO);
+            return true;
+        }
+        return s.tryExecute(task);
+    }
+
     /** Sends the response to a request delivered to the resource stage. */
     public void respond(Exchange exchange, Response response) {
         if (exchange.isOwned()) {
@@ -401,9 +429,36 @@ public final class CoapEndpoint {
                 exchange.listener().onResponse(exchange, response);
             }
         }
+
+        @Override
+        public boolean accepts(Request request) {
+            LayerStack.Inbox d = deliverer;
+            return d != null && d.accepts(request);
+        }
     }
 
     private final class Services implements StackServices {
+        @Override
+        public boolean accepts(Request request) {
+            return router.accepts(request);
+        }
+
+        @Override
+        public long amplificationBudget(Exchange exchange) {
+            return exchange.isLocal() ? Long.MAX_VALUE
+                    : verifier.budget(exchange.peer().peer(), exchange.requestBytes(), exchange.sentBytes());
+        }
+
+        @Override
+        public boolean isAddressVerified(InetSocketAddress peer) {
+            return verifier.isVerified(peer);
+        }
+
+        @Override
+        public void addressVerified(InetSocketAddress peer) {
+            verifier.verified(peer);
+        }
+
         @Override
         public Scheduler scheduler() {
             return scheduler;

@@ -2,11 +2,13 @@ package io.stagecoach.core.endpoint;
 
 import io.stagecoach.core.config.CoapConfig;
 import io.stagecoach.core.network.MessageInterceptor;
+import io.stagecoach.core.network.internal.AddressVerifier;
 import io.stagecoach.core.network.internal.ExchangeStore;
 import io.stagecoach.core.network.internal.TokenGenerator;
 import io.stagecoach.core.network.internal.cc.PeerCongestionState;
 import io.stagecoach.core.network.internal.cc.PeerStateMap;
 import io.stagecoach.core.network.internal.layers.BlockwiseLayer;
+import io.stagecoach.core.network.internal.layers.EchoLayer;
 import io.stagecoach.core.network.internal.layers.ExchangeCleanupLayer;
 import io.stagecoach.core.network.internal.layers.ObserveLayer;
 import io.stagecoach.core.network.internal.layers.ReliabilityLayer;
@@ -185,13 +187,15 @@ public final class CoapEndpointBuilder {
     }
 
     /** The standard stack, assembled in one place, then the caller's edits. */
-    LayerStack.Builder layers(ExchangeStore store, PeerStateMap<InetSocketAddress, PeerCongestionState> congestion) {
+    LayerStack.Builder layers(ExchangeStore store, PeerStateMap<InetSocketAddress, PeerCongestionState> congestion,
+            AddressVerifier verifier) {
         TokenGenerator tokens = new TokenGenerator(config.get(CoapConfig.TOKEN_LENGTH),
                 random != null ? random : new SecureRandom());
         LayerStack.Builder b = LayerStack.builder()
                 .addBottom(LayerStack.CLEANUP, new ExchangeCleanupLayer())
                 .addBottom(LayerStack.OBSERVE, new ObserveLayer(config, store))
                 .addBottom(LayerStack.BLOCKWISE, new BlockwiseLayer(config, store))
+                .addBottom(LayerStack.ECHO, new EchoLayer(verifier))
                 .addBottom(LayerStack.TOKEN, new TokenLayer(tokens, store))
                 .addBottom(LayerStack.RELIABILITY, new ReliabilityLayer(config, congestion));
         layerEdits.forEach(edit -> edit.accept(b));

@@ -45,7 +45,7 @@ import org.slf4j.LoggerFactory;
  *   <tr><td>CON request with an unrecognized or invalid critical option</td><td>4.02 (§5.4.1)</td></tr>
  *   <tr><td>Empty CON (ping)</td><td>RST (§4.3)</td></tr>
  *   <tr><td>ACK/RST matching nothing</td><td>nothing</td></tr>
- *   <tr><td>CON/NON response matching nothing</td><td>RST (§4.2, §4.3; RFC 7641 §3.6)</td></tr>
+ *   <tr><td>CON/NON response matching nothing</td><td>RST, nothing remembered (§4.2, §4.3; RFC 7641 §3.6)</td></tr>
  *   <tr><td>new CON request while the dedup store is full</td><td>5.03 with Max-Age</td></tr>
  *   <tr><td>CON request over a {@link RequestLimits} limit</td><td>4.00 or 4.04 (NON: nothing)</td></tr>
  *   <tr><td>request on which a layer throws</td><td>5.00, exchange ended</td></tr>
@@ -107,7 +107,7 @@ final class Inbound {
         }
         counters.received(message.type());
         if (message instanceof Request) {
-            receiveRequest((Request) message);
+            receiveRequest((Request) message, raw.size());
         } else if (message instanceof Response) {
             receiveResponse((Response) message);
         } else {
@@ -134,7 +134,7 @@ final class Inbound {
         }
     }
 
-    private void receiveRequest(Request request) {
+    private void receiveRequest(Request request, int datagramBytes) {
         for (MessageInterceptor i : interceptors) {
             i.receiveRequest(request);
         }
@@ -170,6 +170,7 @@ final class Inbound {
         switch (seen.status()) {
             case NEW:
                 Exchange exchange = new Exchange(Exchange.Origin.REMOTE, request, peer, request.receiveNanos(), null);
+                exchange.setRequestBytes(datagramBytes);
                 exchange.executeWith(receiveInStack);
                 return;
             case OVERLOADED:
@@ -233,17 +234,18 @@ final class Inbound {
             banLog.malformed(peer, "response in a RST (RFC 7252 4.2)");
             return;
         } else {
+            exchange = store.findByToken(peer, response.token());
+            if (exchange == null) {
+                // Nobody waits for it, e.g. a notification after a cancel (RFC 7641 §3.6). It is
+                // not remembered: unsolicited responses from a flood must cost no state.
+                counters.increment(Counter.UNMATCHED);
+                outbox.sendUnrecorded(response.peer(), EmptyMessage.rstFor(response));
+                return;
+            }
             DedupResult seen = dedup.lookupOrInsert(peer, response.mid(), response.type() == Type.CON, false,
                     response.receiveNanos());
             if (seen.status() != DedupResult.Status.NEW) {
                 answerDuplicate(response.peer(), response.mid(), seen);
-                return;
-            }
-            exchange = store.findByToken(peer, response.token());
-            if (exchange == null) {
-                // Nobody waits for it, e.g. a notification after a cancel (RFC 7641 §3.6).
-                counters.increment(Counter.UNMATCHED);
-                outbox.sendDirect(response.peer(), EmptyMessage.rstFor(response));
                 return;
             }
         }

@@ -1,7 +1,9 @@
 package io.stagecoach.core.endpoint;
 
+import io.stagecoach.core.coap.Code;
 import io.stagecoach.core.coap.EmptyMessage;
 import io.stagecoach.core.coap.Message;
+import io.stagecoach.core.coap.OptionNumber;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.coap.Type;
@@ -14,6 +16,7 @@ import io.stagecoach.core.network.EndpointCounters;
 import io.stagecoach.core.network.Exchange;
 import io.stagecoach.core.network.ExchangeFailedException;
 import io.stagecoach.core.network.MessageInterceptor;
+import io.stagecoach.core.network.internal.AddressVerifier;
 import io.stagecoach.core.network.internal.ExchangeStore;
 import io.stagecoach.core.network.internal.MessageIdProvider;
 import io.stagecoach.core.network.internal.MidExhaustedException;
@@ -26,10 +29,17 @@ import io.stagecoach.elements.SendCallback;
 import io.stagecoach.elements.time.Clock;
 import java.net.InetSocketAddress;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The bottom of the stack: gives a message its MID, registers the exchange for the ACK/RST it may
  * get, remembers the reply for duplicate detection, encodes it and hands it to the connector.
+ *
+ * <p>It also keeps the amplification limit (RFC 7252 §11.3): every datagram answering a request
+ * from an address not verified ({@link AddressVerifier}) counts against factor × the request's
+ * size. A first answer over the limit is replaced by 4.01 with an Echo challenge (RFC 9175 §2.4);
+ * a later one (a notification, a retransmission) is not sent, as if lost. Notifications may
+ * occupy at most OBSERVE_MAX_NOTIFICATIONS_IN_FLIGHT places in the connector's outbound queue.
  *
  * <p>Runs on the thread that holds the exchange.
  */
@@ -45,9 +55,25 @@ final class Outbox implements LayerStack.Outbox {
     // an array: a for-each over a List builds an iterator per message (24 B)
     private final MessageInterceptor[] interceptors;
     private final Clock clock;
+    private final AddressVerifier verifier;
+    private final int maxNotificationsInFlight;
+    private final AtomicInteger notificationsInFlight = new AtomicInteger();
+    /** One callback for every notification: it only gives its in-flight slot back. */
+    private final SendCallback notificationSent = new SendCallback() {
+        @Override
+        public void onSent() {
+            notificationsInFlight.decrementAndGet();
+        }
+
+        @Override
+        public void onFailed(Throwable cause) {
+            notificationsInFlight.decrementAndGet();
+        }
+    };
 
     Outbox(Connector connector, MessageIdProvider mids, ExchangeStore store, DeduplicationStore dedup,
-            EndpointCounters counters, List<MessageInterceptor> interceptors, Clock clock) {
+            EndpointCounters counters, List<MessageInterceptor> interceptors, AddressVerifier verifier,
+            int maxNotificationsInFlight, Clock clock) {
         this.connector = connector;
         this.mids = mids;
         this.store = store;
@@ -55,6 +81,8 @@ final class Outbox implements LayerStack.Outbox {
         this.counters = counters;
         this.interceptors = interceptors.toArray(new MessageInterceptor[0]);
         this.clock = clock;
+        this.verifier = verifier;
+        this.maxNotificationsInFlight = maxNotificationsInFlight;
     }
 
     @Override
@@ -87,21 +115,49 @@ final class Outbox implements LayerStack.Outbox {
             exchange.setCurrentResponse(r);
             store.registerMid(exchange, mid); // a CON awaits its ACK; a NON may draw a RST
         }
+        byte[] bytes = encode(r);
+        if (!exchange.isLocal() && verifier.isEnabled()) {
+            long budget = verifier.budget(exchange.peer().peer(), exchange.requestBytes(), exchange.sentBytes());
+            if (bytes.length > budget) {
+                if (exchange.sentBytes() > 0) {
+                    // a later message of a relation or a retransmission: as if lost (RFC 7252 §11.3)
+                    counters.increment(Counter.AMPLIFICATION_LIMITED);
+                    return;
+                }
+                r = challenge(exchange, r);
+                exchange.setCurrentResponse(r);
+                bytes = encode(r);
+                counters.increment(Counter.AMPLIFICATION_LIMITED);
+            }
+            exchange.addSentBytes(bytes.length);
+        }
+        SendCallback callback = null;
+        if (r.type() != Type.ACK && !exchange.isLocal() && r.options().has(OptionNumber.OBSERVE)) {
+            // A notification: it may take only its share of the connector's outbound queue.
+            if (notificationsInFlight.get() >= maxNotificationsInFlight) {
+                counters.increment(Counter.NOTIFICATIONS_HELD);
+                return; // as if lost: a CON one is retransmitted, a NON one superseded by the next
+            }
+            notificationsInFlight.incrementAndGet();
+            callback = notificationSent;
+        }
         for (MessageInterceptor i : interceptors) {
             i.sendResponse(r);
         }
-        byte[] bytes = encode(r);
         Request request = exchange.request();
         if (r.type() == Type.ACK) {
             dedup.complete(exchange.peer().peer(), r.mid(), bytes);
         } else if (r.type() == Type.NON && request.type() == Type.NON) {
             dedup.complete(exchange.peer().peer(), request.mid(), bytes);
         }
-        transmit(exchange, r.type(), bytes, null);
+        transmit(exchange, r.type(), bytes, callback);
     }
 
     @Override
     public void sendEmpty(Exchange exchange, EmptyMessage message) {
+        if (!exchange.isLocal()) {
+            exchange.addSentBytes(4); // an empty ACK of a separate response counts too
+        }
         for (MessageInterceptor i : interceptors) {
             i.sendEmpty(message);
         }
@@ -118,6 +174,18 @@ final class Outbox implements LayerStack.Outbox {
             dedup.complete(peer, message.mid(), bytes);
         }
         transmit(exchange, message.type(), bytes, null);
+    }
+
+    /**
+     * The answer to an unverified address whose response would exceed the amplification limit:
+     * 4.01 Unauthorized with an Echo option (RFC 9175 §2.4), in the place (type, MID, token) of
+     * that response. A client that repeats the request with the Echo value verifies its address.
+     */
+    private Response challenge(Exchange exchange, Response r) {
+        Response.Builder b = Response.forRequest(exchange.currentRequest(), Code.UNAUTHORIZED)
+                .type(r.type()).mid(r.mid()).token(r.token()).peer(r.peer());
+        b.options().echo(verifier.echo(exchange.peer().peer()));
+        return b.build();
     }
 
     /**
@@ -156,6 +224,11 @@ final class Outbox implements LayerStack.Outbox {
         }
         counters.sent(Type.valueOf((storedReply[0] >> 4) & 0x3));
         connector.send(RawData.outbound(storedReply, context, null));
+    }
+
+    /** Encodes and sends a message outside any exchange without recording it for duplicates. */
+    void sendUnrecorded(EndpointContext context, Message message) {
+        sendUnrecorded(context, message, encode(message));
     }
 
     private void sendUnrecorded(EndpointContext context, Message message, byte[] bytes) {

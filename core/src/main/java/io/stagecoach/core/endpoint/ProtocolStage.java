@@ -60,6 +60,11 @@ final class ProtocolStage {
         }
     }
 
+    /** Whether work runs on the submitting thread (no pool, no external executor). */
+    boolean isInline() {
+        return pool == null && external == null;
+    }
+
     /** Tasks waiting in the queue. */
     int queueDepth() {
         return pool == null ? 0 : pool.getQueue().size();

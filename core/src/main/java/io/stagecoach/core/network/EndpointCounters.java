@@ -54,7 +54,14 @@ public final class EndpointCounters {
          */
         LIMIT_EXCEEDED,
         /** Inbound requests on which a layer threw; answered 5.00 and ended. */
-        STACK_ERRORS
+        STACK_ERRORS,
+        /**
+         * Answers to unverified addresses held to the amplification limit (RFC 7252 §11.3): replaced
+         * by a 4.01 Echo challenge, or not sent.
+         */
+        AMPLIFICATION_LIMITED,
+        /** Notifications not sent because too many were waiting in the connector already. */
+        NOTIFICATIONS_HELD
     }
 
     /** What the endpoint and its standard layers report on demand. */

@@ -80,6 +80,9 @@ public final class Exchange {
     private Object[] state = NO_STATE;
     private Runnable[] hooks = NO_HOOKS;
     private int hookCount;
+    // the request's datagram size (high 16 bits) and the bytes sent in answer so far (low 16,
+    // saturating): the amplification limit of RFC 7252 §11.3 in one field
+    private int amplification;
     private Thread owner;
 
     /**
@@ -136,6 +139,30 @@ public final class Exchange {
 
     public void setCurrentResponse(Response r) {
         this.currentResponse = r;
+    }
+
+    /**
+     * Size of the request's datagram as received (for the amplification limit, RFC 7252 §11.3);
+     * 0 when unknown, e.g. for a request this endpoint sent.
+     */
+    public int requestBytes() {
+        return amplification >>> 16;
+    }
+
+    /** Sets {@link #requestBytes()}; the endpoint does when the request arrives. */
+    public void setRequestBytes(int bytes) {
+        amplification = Math.min(bytes, 0xFFFF) << 16 | (amplification & 0xFFFF);
+    }
+
+    /** Bytes this endpoint sent in answer to the request so far, counted up to 65,535. Caller holds the exchange. */
+    public int sentBytes() {
+        return amplification & 0xFFFF;
+    }
+
+    /** Adds to {@link #sentBytes()}. Caller holds the exchange. */
+    public void addSentBytes(int bytes) {
+        int sent = Math.min(0xFFFF, (amplification & 0xFFFF) + bytes);
+        amplification = (amplification & 0xFFFF_0000) | sent;
     }
 
     /** Clock reading when the exchange was created. */

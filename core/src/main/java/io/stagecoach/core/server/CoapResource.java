@@ -4,11 +4,14 @@ import io.stagecoach.core.coap.Code;
 import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.coap.Type;
 import io.stagecoach.core.link.LinkAttributes;
+import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.Executor;
@@ -207,6 +210,43 @@ public class CoapResource implements Resource {
         dispatch(Code.IPATCH, exchange);
     }
 
+    /**
+     * A handler serves {@code method}: one given with {@code onGet(..)} etc., or a
+     * {@code handleGET}... this class's subclass overrides (found once per class).
+     */
+    @Override
+    public boolean allowsMethod(Code method) {
+        if (handlers.containsKey(method)) {
+            return true;
+        }
+        String name = HANDLER_NAMES.get(method);
+        return name != null && OVERRIDDEN.get(getClass()).contains(name);
+    }
+
+    private static final Map<Code, String> HANDLER_NAMES = Map.of(Code.GET, "handleGET", Code.POST, "handlePOST",
+            Code.PUT, "handlePUT", Code.DELETE, "handleDELETE", Code.FETCH, "handleFETCH",
+            Code.PATCH, "handlePATCH", Code.IPATCH, "handleIPATCH");
+
+    /** The {@code handleX} methods (and {@code handleRequest}) a class overrides, by name. */
+    private static final ClassValue<Set<String>> OVERRIDDEN = new ClassValue<>() {
+        @Override
+        protected Set<String> computeValue(Class<?> type) {
+            Set<String> names = new HashSet<>();
+            for (Class<?> c = type; c != CoapResource.class && c != null; c = c.getSuperclass()) {
+                for (Method m : c.getDeclaredMethods()) {
+                    if (m.getName().startsWith("handle") && m.getParameterCount() == 1
+                            && m.getParameterTypes()[0] == CoapExchange.class) {
+                        names.add(m.getName());
+                    }
+                }
+            }
+            if (names.contains("handleRequest")) {
+                names.addAll(HANDLER_NAMES.values()); // dispatches itself: any method may be served
+            }
+            return Set.copyOf(names);
+        }
+    };
+
     private void dispatch(Code method, CoapExchange exchange) {
         Consumer<CoapExchange> h = handlers.get(method);
         if (h == null) {
@@ -386,7 +426,8 @@ public class CoapResource implements Resource {
 
     /**
      * Message type of notifications: CON (the default) or NON. NON notifications still go CON every
-     * OBSERVE_CON_EVERY notifications and OBSERVE_CON_INTERVAL (RFC 7641 §4.5).
+     * OBSERVE_MAX_NON NON notifications, every OBSERVE_CON_INTERVAL, and to observers whose
+     * address is not verified (RFC 7641 §4.5, RFC 7252 §11.3).
      */
     public CoapResource setObserveType(Type type) {
         if (type != Type.CON && type != Type.NON) {

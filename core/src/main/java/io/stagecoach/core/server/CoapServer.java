@@ -63,10 +63,11 @@ public final class CoapServer {
         WellKnownCoreResource.install(tree.root());
         // one budget for the whole server: its first endpoint's configuration sets the limits
         ObserverBudget budget = new ObserverBudget(endpoints.get(0).config().get(CoapConfig.OBSERVE_MAX_OBSERVERS),
-                endpoints.get(0).config().get(CoapConfig.OBSERVE_MAX_OBSERVERS_PER_PEER));
+                endpoints.get(0).config().get(CoapConfig.OBSERVE_MAX_OBSERVERS_PER_SOURCE));
         for (CoapEndpoint endpoint : endpoints) {
             ServerMessageDeliverer deliverer = new ServerMessageDeliverer(tree, new EndpointResponder(endpoint),
-                    Overload.maxAgeSeconds(endpoint.config()), b.handlerInterceptors());
+                    Overload.maxAgeSeconds(endpoint.config()), b.handlerInterceptors(), b.proxy(),
+                    endpoint.config().get(CoapConfig.SERVER_ERROR_DIAGNOSTICS));
             deliverer.observeLimits(endpoint.config().get(CoapConfig.OBSERVE_MAX_OBSERVERS_PER_RESOURCE), budget);
             endpoint.setMessageDeliverer(deliverer);
             deliverers.add(deliverer);

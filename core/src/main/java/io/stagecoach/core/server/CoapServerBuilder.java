@@ -48,6 +48,7 @@ public final class CoapServerBuilder {
     private Executor protocolExecutor;
     private Executor resourceExecutor;
     private ExecutorService ownedExecutor;
+    private Resource proxy;
 
     CoapServerBuilder() {
     }
@@ -160,6 +161,15 @@ public final class CoapServerBuilder {
         return this;
     }
 
+    /**
+     * The resource that serves requests carrying Proxy-Uri or Proxy-Scheme (RFC 7252 §5.7): a
+     * forward proxy of yours. Without one they are answered 5.05 Proxying Not Supported.
+     */
+    public CoapServerBuilder proxy(Resource proxy) {
+        this.proxy = Objects.requireNonNull(proxy, "proxy");
+        return this;
+    }
+
     /** Runs {@code interceptor} around every handler of the server (see {@link HandlerInterceptor}). */
     public CoapServerBuilder handlerInterceptor(HandlerInterceptor interceptor) {
         handlerInterceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
@@ -192,6 +202,10 @@ public final class CoapServerBuilder {
 
     ExecutorService ownedExecutor() {
         return ownedExecutor;
+    }
+
+    Resource proxy() {
+        return proxy;
     }
 
     List<HandlerInterceptor> handlerInterceptors() {

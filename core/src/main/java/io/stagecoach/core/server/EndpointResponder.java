@@ -31,4 +31,9 @@ final class EndpointResponder implements ExchangeResponder {
     public void reject(Exchange exchange) {
         endpoint.reject(exchange);
     }
+
+    @Override
+    public boolean submit(Runnable task) {
+        return endpoint.submit(task);
+    }
 }

@@ -26,4 +26,13 @@ interface ExchangeResponder {
 
     /** Answers the request with a RST (RFC 7252 §4.2, §4.3): this server will not process it. */
     void reject(Exchange exchange);
+
+    /**
+     * Runs {@code task} on the protocol stage, never on the calling thread; {@code false} when it
+     * cannot be taken now. Default: runs it here (for responders without a stage, in tests).
+     */
+    default boolean submit(Runnable task) {
+        task.run();
+        return true;
+    }
 }

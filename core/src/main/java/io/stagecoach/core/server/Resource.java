@@ -1,5 +1,7 @@
 package io.stagecoach.core.server;
 
+import io.stagecoach.core.coap.Code;
+
 import io.stagecoach.core.link.LinkAttributes;
 import java.util.Collection;
 import java.util.concurrent.Executor;
@@ -88,6 +90,15 @@ public interface Resource {
 
     /** Whether the resource accepts Observe registrations (RFC 7641). */
     boolean isObservable();
+
+    /**
+     * Whether a handler serves {@code method} here (else it is answered 4.05); the server keeps
+     * state for a multi-message request, such as a block-wise upload, only when this holds.
+     * Default: {@code true}.
+     */
+    default boolean allowsMethod(Code method) {
+        return true;
+    }
 
     /**
      * Whether a request with this Accept value (-1 = none) may reach the handler; when not, the

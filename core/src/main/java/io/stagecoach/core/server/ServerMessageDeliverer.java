@@ -1,6 +1,7 @@
 package io.stagecoach.core.server;
 
 import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.OptionNumber;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.config.CoapConfig;
@@ -37,9 +38,12 @@ import org.slf4j.LoggerFactory;
  *       within OBSERVE_MAX_OBSERVERS_PER_RESOURCE and the server's OBSERVE_MAX_OBSERVERS is
  *       accepted: its 2.xx answer carries the resource's sequence number. Beyond a limit it is
  *       served as a plain GET, counted in {@link ServerCounters#observeRejected()}.
- *   <li>The handler (or a {@link HandlerInterceptor}) throws: 5.00 Internal Server Error with
+ *   <li>The handler (or a {@link HandlerInterceptor}) throws: 5.00 Internal Server Error, a WARN
+ *       log, and the server carries on. With {@code coap.server.error-diagnostics} the 5.00 carries
  *       "ExceptionClass: message" cut to {@value #MAX_DIAGNOSTIC_BYTES} bytes (RFC 7252 §5.5.2
- *       diagnostic payload), a WARN log, and the server carries on.
+ *       diagnostic payload); by default it carries nothing.
+ *   <li>Proxy-Uri or Proxy-Scheme: 5.05 Proxying Not Supported (RFC 7252 §5.7.2), unless the
+ *       server was given a proxy resource, which then serves them.
  *   <li>{@link HandlerInterceptor}s, when the server has any, run around the handler on its
  *       thread; without any the handler is called directly.
  * </ul>
@@ -58,6 +62,9 @@ final class ServerMessageDeliverer implements LayerStack.Inbox {
     private final long overloadMaxAge;
     private final HandlerInterceptor[] interceptors;
     private final ServerCounters counters = new ServerCounters();
+    private final NotificationDispatcher dispatcher;
+    private final Resource proxy;
+    private final boolean diagnostics;
     /**
      * One stack trace per 10 s for failing handlers; every failure is counted in handlerErrors.
      * The system clock: this rate limit decides nothing a test or simulation depends on.
@@ -66,15 +73,17 @@ final class ServerMessageDeliverer implements LayerStack.Inbox {
             new LogThrottle(Clock.system(), Duration.ofSeconds(10));
     private volatile ObserverBudget observerBudget =
             new ObserverBudget(CoapConfig.OBSERVE_MAX_OBSERVERS.defaultValue(),
-                    CoapConfig.OBSERVE_MAX_OBSERVERS_PER_PEER.defaultValue());
+                    CoapConfig.OBSERVE_MAX_OBSERVERS_PER_SOURCE.defaultValue());
     private volatile int maxObserversPerResource = CoapConfig.OBSERVE_MAX_OBSERVERS_PER_RESOURCE.defaultValue();
 
     /**
      * @param overloadMaxAgeSeconds Max-Age of the 5.03 sent when an executor is full
      * @param interceptors run around every handler, first outermost; none: handlers are called directly
+     * @param proxy        serves requests with Proxy-Uri or Proxy-Scheme; {@code null}: 5.05
+     * @param diagnostics  whether a 5.00 carries the exception's class and message
      */
     ServerMessageDeliverer(ResourceTree tree, ExchangeResponder responder, long overloadMaxAgeSeconds,
-            List<HandlerInterceptor> interceptors) {
+            List<HandlerInterceptor> interceptors, Resource proxy, boolean diagnostics) {
         this.tree = Objects.requireNonNull(tree, "tree");
         this.responder = Objects.requireNonNull(responder, "responder");
         if (overloadMaxAgeSeconds < 0 || overloadMaxAgeSeconds > 0xFFFF_FFFFL) {
@@ -82,6 +91,9 @@ final class ServerMessageDeliverer implements LayerStack.Inbox {
         }
         this.overloadMaxAge = overloadMaxAgeSeconds;
         this.interceptors = interceptors.toArray(new HandlerInterceptor[0]);
+        this.proxy = proxy;
+        this.diagnostics = diagnostics;
+        this.dispatcher = new NotificationDispatcher(this, responder);
     }
 
     ServerCounters counters() {
@@ -109,7 +121,17 @@ final class ServerMessageDeliverer implements LayerStack.Inbox {
     @Override
     public void deliverRequest(Exchange exchange, Request request) {
         counters.delivered.increment();
-        Resource resource = tree.find(request.options());
+        Resource resource;
+        if (request.options().has(OptionNumber.PROXY_URI) || request.options().has(OptionNumber.PROXY_SCHEME)) {
+            if (proxy == null) {
+                // a request for another server: never served from this tree (RFC 7252 §5.7.2)
+                responder.respond(exchange, answer(exchange, request, Code.PROXYING_NOT_SUPPORTED).build());
+                return;
+            }
+            resource = proxy;
+        } else {
+            resource = tree.find(request.options());
+        }
         if (resource == null) {
             counters.notFound.increment();
             responder.respond(exchange, answer(exchange, request, Code.NOT_FOUND).build());
@@ -150,8 +172,16 @@ final class ServerMessageDeliverer implements LayerStack.Inbox {
         return seq;
     }
 
-    /** Runs the handler of {@code resource} for one notification of {@code observer} (RFC 7641 §4.2). */
+    /**
+     * Starts a notification of {@code observer} (RFC 7641 §4.2) on the protocol stage, off the
+     * caller's thread (see {@link NotificationDispatcher}).
+     */
     void notify(CoapResource resource, ObserverSet.Observer observer, int seq) {
+        dispatcher.submit(resource, observer, seq);
+    }
+
+    /** Runs the handler of {@code resource} for one notification of {@code observer}, on its executor if it has one. */
+    void runNotification(CoapResource resource, ObserverSet.Observer observer, int seq) {
         CoapExchange cx = new CoapExchange(observer.relation().exchange(), resource, observer.responder(), seq, true);
         Executor executor = resource.effectiveExecutor();
         if (executor == null) {
@@ -190,9 +220,12 @@ final class ServerMessageDeliverer implements LayerStack.Inbox {
             LOG.warn("handler of {} threw on {} {} ({} more handler failures since the last report; all"
                     + " are counted)", resource.uri(), cx.method(), cx.exchange(), held, t);
         }
-        byte[] diagnostic = diagnostic(t);
+        // the exception's text may name internals or echo attacker input: only when asked for
+        byte[] diagnostic = diagnostics ? diagnostic(t) : new byte[0];
         Response.Builder b = answer(cx.exchange(), cx.request(), Code.INTERNAL_SERVER_ERROR).payload(diagnostic);
-        b.options().contentFormat(0);
+        if (diagnostic.length > 0) {
+            b.options().contentFormat(0);
+        }
         if (!cx.respondIfOpen(b.build())) {
             LOG.debug("handler of {} had answered before throwing; no 5.00 sent", resource.uri());
         }
@@ -216,6 +249,13 @@ final class ServerMessageDeliverer implements LayerStack.Inbox {
 
     private static Response.Builder answer(Exchange exchange, Request request, Code code) {
         return Response.forRequest(request, code).peer(exchange.peer());
+    }
+
+    /** A resource exists at the request's path and takes its method. */
+    @Override
+    public boolean accepts(Request request) {
+        Resource resource = tree.find(request.options());
+        return resource != null && resource.allowsMethod(request.code());
     }
 
     @Override

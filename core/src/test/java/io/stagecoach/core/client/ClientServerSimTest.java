@@ -141,7 +141,7 @@ class ClientServerSimTest {
     void handlerExceptionIs500AndTheServerStillAnswers() {
         CoapResponse r = await(client("/boom").getAsync());
         assertEquals(Code.INTERNAL_SERVER_ERROR, r.code(), "GET /boom");
-        assertEquals("IllegalStateException: sensor unplugged", r.payloadText());
+        assertEquals("", r.payloadText(), "no exception text unless coap.server.error-diagnostics is on");
         assertEquals(Code.CONTENT, await(client("/hello").getAsync()).code(), "next request after the 5.00");
     }
 
@@ -271,13 +271,26 @@ class ClientServerSimTest {
         assertEquals(List.of("/link1", "/link2", "/link3"), targets(c, "href=/link*"));
         assertEquals(List.of("/path"), targets(c, "ct=40"));
         assertEquals(List.of("/link3"), targets(c, "rt=Type1&if=foo"), "arguments are ANDed");
-        List<WebLink> all = await(c.discoverAsync(null));
+        List<WebLink> all = awaitTransfer(c.discoverAsync(null));
         assertTrue(all.stream().anyMatch(l -> l.target().equals("/hello")), "unfiltered lists /hello: " + all);
         assertFalse(all.stream().anyMatch(l -> l.target().startsWith("/.well-known")), "discovery hides itself");
     }
 
     private List<String> targets(CoapClient c, String query) {
-        return await(c.discoverAsync(query)).stream().map(WebLink::target).toList();
+        return awaitTransfer(c.discoverAsync(query)).stream().map(WebLink::target).toList();
+    }
+
+    /**
+     * Waits for a call that may take several round trips: discovery answers exceed three times
+     * a new client's request, so they come in small blocks until its address is verified
+     * (RFC 7252 §11.3).
+     */
+    private <T> T awaitTransfer(CompletableFuture<T> f) {
+        for (int rt = 0; rt < 100 && !f.isDone(); rt++) {
+            clock.advance(ONE_WAY.multipliedBy(2));
+        }
+        assertTrue(f.isDone(), "no answer after 100 round trips");
+        return f.join();
     }
 
     @Test

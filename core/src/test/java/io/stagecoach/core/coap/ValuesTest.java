@@ -3,6 +3,7 @@ package io.stagecoach.core.coap;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -35,12 +36,15 @@ class ValuesTest {
             byte[] b = java.util.Arrays.copyOf(all, len);
             Token t = Token.of(b);
             assertArrayEquals(b, t.bytes(), "bytes of a " + len + "-byte token");
-            assertEquals(java.util.Arrays.hashCode(b), t.hashCode(), "hash of a " + len + "-byte token");
+            assertEquals(Token.of(b.clone()).hashCode(), t.hashCode(), "equal tokens, equal hashes (" + len + " bytes)");
+            assertEquals(0, Token.of(b.clone()).compareTo(t), "equal tokens compare equal");
             byte[] dst = new byte[10];
             t.copyTo(dst, 1);
             assertArrayEquals(b, java.util.Arrays.copyOfRange(dst, 1, 1 + len), "copyTo of a " + len + "-byte token");
         }
         assertNotEquals(Token.fromHex("00"), Token.fromHex("0000"), "leading zero bytes count");
+        assertTrue(Token.fromHex("00").compareTo(Token.fromHex("0000")) < 0, "shorter first");
+        assertTrue(Token.fromHex("01ff").compareTo(Token.fromHex("8000")) < 0, "then unsigned by value");
         assertNotEquals(Token.fromHex("00"), Token.EMPTY);
         assertEquals(Token.fromHex("0000000000000102"), Token.ofLong(258));
         assertEquals("ff00", Token.of(new byte[] {9, (byte) 0xFF, 0, 9}, 1, 2).toHex(), "slice of a buffer");

@@ -45,9 +45,9 @@ final class FuzzedServer implements AutoCloseable {
     FuzzedServer() {
         Configuration config = CoapConfig.builder()
                 .set(CoapConfig.DEDUP_MAX_ENTRIES, DEDUP_MAX)
-                .set(CoapConfig.DEDUP_MAX_ENTRIES_PER_PEER, DEDUP_MAX_PER_PEER)
+                .set(CoapConfig.DEDUP_MAX_ENTRIES_PER_SOURCE, DEDUP_MAX_PER_PEER)
                 .set(CoapConfig.BLOCKWISE_MAX_TRANSFERS, BLOCKWISE_MAX)
-                .set(CoapConfig.BLOCKWISE_MAX_TRANSFERS_PER_PEER, BLOCKWISE_MAX_PER_PEER)
+                .set(CoapConfig.BLOCKWISE_MAX_TRANSFERS_PER_SOURCE, BLOCKWISE_MAX_PER_PEER)
                 .set(CoapConfig.BLOCKWISE_MAX_RESOURCE_BODY_SIZE, 2048)
                 .set(CoapConfig.EXCHANGE_LIFETIME, Duration.ofSeconds(100))
                 .set(CoapConfig.NON_LIFETIME, Duration.ofSeconds(60))
@@ -55,7 +55,7 @@ final class FuzzedServer implements AutoCloseable {
                 .set(CoapConfig.DEDUP_SWEEP_INTERVAL, Duration.ofSeconds(20))
                 .set(CoapConfig.OBSERVE_MAX_OBSERVERS, OBSERVERS_MAX)
                 // every notification Confirmable: an observer that never answers is dropped (RFC 7641 §4.5)
-                .set(CoapConfig.OBSERVE_CON_EVERY, 1)
+                .set(CoapConfig.OBSERVE_MAX_NON, 0)
                 .build();
         endpoint = CoapEndpoint.builder().connector(connector).config(config).scheduler(clock)
                 .executor(Runnable::run).random(new SplittableRandom(7)).build();

@@ -287,9 +287,24 @@ class ServerProtocolTest {
 
     /** With room for one remembered message, a second new CON gets 5.03 with Max-Age (never an OOM). */
     @Test
-    void fullDeduplicationStoreAnswers503() throws Exception {
+    void fullDeduplicationStoreEvictsTheHeaviestSourcesOldestEntry() throws Exception {
         start(config(b -> b.set(CoapConfig.DEDUPLICATION_MODE, DeduplicationMode.STRICT)
                 .set(CoapConfig.DEDUP_MAX_ENTRIES, 1)),
+                (ex, req) -> server.respond(ex, Response.forRequest(req, Code.CHANGED).build()), null);
+        send(Request.post().type(Type.CON).mid(1).build());
+        assertEquals(Code.CHANGED, next().code());
+        send(Request.post().type(Type.CON).mid(2).build());
+        assertEquals(Code.CHANGED, next().code(), "taken: the store made room");
+        assertEquals(0, server.counters().get(Counter.REJECTED_OVERLOAD));
+        send(Request.post().type(Type.CON).mid(1).build());
+        assertEquals(Code.CHANGED, next().code());
+        assertEquals(3, handled.get(), "MID 1's entry was evicted: its copy was processed again");
+    }
+
+    @Test
+    void perSourceDeduplicationCapAnswers503() throws Exception {
+        start(config(b -> b.set(CoapConfig.DEDUPLICATION_MODE, DeduplicationMode.STRICT)
+                .set(CoapConfig.DEDUP_MAX_ENTRIES_PER_SOURCE, 1)),
                 (ex, req) -> server.respond(ex, Response.forRequest(req, Code.CHANGED).build()), null);
         send(Request.post().type(Type.CON).mid(1).build());
         assertEquals(Code.CHANGED, next().code());
@@ -313,7 +328,7 @@ class ServerProtocolTest {
                     }
                 }));
         start(config(c -> { }), (ex, req) -> server.respond(ex, Response.forRequest(req, Code.CONTENT).build()), b);
-        assertEquals(List.of("exchange-cleanup", "observe", "blockwise", "stamp", "token", "reliability"),
+        assertEquals(List.of("exchange-cleanup", "observe", "blockwise", "echo", "stamp", "token", "reliability"),
                 server.layerNames());
         send(get(Type.CON, 7, "07", "x"));
         Message m = next();

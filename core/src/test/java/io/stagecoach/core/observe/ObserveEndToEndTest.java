@@ -104,14 +104,15 @@ class ObserveEndToEndTest {
      * 1,000 relations (100 client endpoints × 10) on one NON resource, 1,000 changed() calls 10 ms
      * apart over links of 5 ms with 5 % of datagrams delayed up to 30 ms more (reordering). Every
      * observer sees strictly increasing Observe numbers and ends with the last value; every 100th
-     * notification is CON (OBSERVE_CON_EVERY). Then all cancel proactively: nothing is left.
+     * notification is CON (OBSERVE_MAX_NON). Then all cancel proactively: nothing is left.
      * NON_LIFETIME is 5 s so that a client's duplicate-detection entries for its 10,000
-     * notifications stay below DEDUP_MAX_ENTRIES_PER_PEER.
+     * notifications stay below DEDUP_MAX_ENTRIES_PER_SOURCE.
      */
     @Test
     void thousandObserversThousandChanges() throws Exception {
         net.setDefaultConditions(LinkConditions.builder().delay(ofMillis(5)).reordering(0.05, ofMillis(30)).build());
         Configuration config = ObserveFixture.config().set(CoapConfig.NON_LIFETIME, ofSeconds(5))
+                .set(CoapConfig.OBSERVE_MAX_OBSERVERS_PER_SOURCE, 1_000) // 1,000 observers from one host
                 .set(CoapConfig.DEDUP_SWEEP_INTERVAL, ofSeconds(1)).build();
         CoapResource resource = CoapResource.named("obs-non").setObservable(true).setObserveType(Type.NON)
                 .onGet(ex -> ex.respond(Code.CONTENT, r -> r.payload(value).maxAge(60)));
@@ -146,7 +147,8 @@ class ObserveEndToEndTest {
         }
         assertTrue(stale > 0, "the reordering link made some notifications arrive late (dropped as stale)");
         long cons = serverEndpoint.counters().get(io.stagecoach.core.network.EndpointCounters.Counter.SENT_CON);
-        assertTrue(cons >= 5_000 && cons <= 10_000, "about every 100th notification CON (fewer when a newer one replaced it in flight), got " + cons);
+        assertTrue(cons >= 100_000 && cons <= 170_000, "about every 6th notification CON: at most 5 NON between"
+                + " two (fewer when a newer one replaced it in flight), got " + cons);
         List<CompletableFuture<CoapResponse>> cancels = new ArrayList<>();
         relations.forEach(r -> cancels.add(r.proactiveCancel()));
         clock.advance(ofSeconds(1));

@@ -10,6 +10,8 @@ final class ObserveFixture {
     }
 
     static Configuration.Builder config() {
-        return CoapConfig.builder();
+        // these tests script the block-wise and observe mechanics at full size: no amplification
+        // limit (RFC 7252 §11.3; tested on its own in security/AmplificationTest)
+        return CoapConfig.builder().set(CoapConfig.AMPLIFICATION_FACTOR, 0);
     }
 }

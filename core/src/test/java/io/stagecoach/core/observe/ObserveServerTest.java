@@ -140,12 +140,12 @@ class ObserveServerTest {
     }
 
     /**
-     * NON notifications with OBSERVE_CON_EVERY = 3: NON, NON, CON, NON ...; and after the CON
+     * NON notifications with OBSERVE_MAX_NON = 2: NON, NON, CON, NON ...; and after the CON
      * interval (10 s) without a CON the next one is CON too (RFC 7641 §4.5).
      */
     @Test
     void nonNotificationsWithAPeriodicCon() throws Exception {
-        start(ObserveFixture.config().set(CoapConfig.OBSERVE_CON_EVERY, 3)
+        start(ObserveFixture.config().set(CoapConfig.OBSERVE_MAX_NON, 2)
                 .set(CoapConfig.OBSERVE_CON_INTERVAL, ofSeconds(10)).build());
         client.non().get().mid(1).token("0d").path("obs-non").observe(0).go();
         client.expect().type(Type.NON).code(Code.CONTENT).token("0d").storeObserve("reg");
@@ -162,7 +162,7 @@ class ObserveServerTest {
         obsNon.changed();
         client.expect().type(Type.CON).observe(n + 7).storeMid("n");
         client.ack(client.mid("n")).go();
-        assertEquals(List.of("exchange-cleanup", "observe", "blockwise", "token", "reliability"), endpoint.layerNames());
+        assertEquals(List.of("exchange-cleanup", "observe", "blockwise", "echo", "token", "reliability"), endpoint.layerNames());
         deregister("0d", 2, "obs-non");
     }
 
@@ -351,7 +351,7 @@ class ObserveServerTest {
     }
 
     /**
-     * A peer may hold OBSERVE_MAX_OBSERVERS_PER_PEER relations (here 1): its second registration is
+     * A peer may hold OBSERVE_MAX_OBSERVERS_PER_SOURCE relations (here 1): its second registration is
      * served as a plain GET, while another peer still registers.
      * <pre>
      * client A  | GET /obs Observe=0 T=40 ->|<- 2.05 Observe=n     relation 1 of A
@@ -361,7 +361,7 @@ class ObserveServerTest {
      */
     @Test
     void onePeerCannotTakeMoreThanItsShareOfRelations() throws Exception {
-        start(ObserveFixture.config().set(CoapConfig.OBSERVE_MAX_OBSERVERS_PER_PEER, 1).build());
+        start(ObserveFixture.config().set(CoapConfig.OBSERVE_MAX_OBSERVERS_PER_SOURCE, 1).build());
         register("40", 1, "obs");
         client.non().get().mid(2).token("41").path("obs-non").observe(0).go();
         client.expect().type(Type.NON).noOption(OptionNumber.OBSERVE);

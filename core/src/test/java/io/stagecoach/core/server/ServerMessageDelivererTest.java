@@ -28,7 +28,7 @@ class ServerMessageDelivererTest {
 
     private final ResourceTree tree = new ResourceTree();
     private final FakeResponder responder = new FakeResponder();
-    private final ServerMessageDeliverer deliverer = new ServerMessageDeliverer(tree, responder, 2, List.of());
+    private final ServerMessageDeliverer deliverer = new ServerMessageDeliverer(tree, responder, 2, List.of(), null, true);
     private final List<ExecutorService> executors = new ArrayList<>();
     private final CountDownLatch release = new CountDownLatch(1);
 
@@ -121,7 +121,7 @@ class ServerMessageDelivererTest {
 
     @Test
     void fullBoundedExecutorAnswers503WithMaxAgeAndCountsIt() throws InterruptedException {
-        ServerMessageDeliverer d = new ServerMessageDeliverer(tree, responder, 7, List.of());
+        ServerMessageDeliverer d = new ServerMessageDeliverer(tree, responder, 7, List.of(), null, true);
         CountDownLatch started = new CountDownLatch(1);
         tree.add(CoapResource.named("slow").setExecutor(executor("slow", 1)).onGet(ex -> {
             started.countDown();

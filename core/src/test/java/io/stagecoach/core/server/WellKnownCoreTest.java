@@ -24,7 +24,7 @@ class WellKnownCoreTest {
 
     private final ResourceTree tree = new ResourceTree();
     private final FakeResponder responder = new FakeResponder();
-    private final ServerMessageDeliverer deliverer = new ServerMessageDeliverer(tree, responder, 2, List.of());
+    private final ServerMessageDeliverer deliverer = new ServerMessageDeliverer(tree, responder, 2, List.of(), null, true);
     private final CoapResource create1 = CoapResource.named("create1").setVisible(false);
 
     WellKnownCoreTest() {

@@ -24,12 +24,45 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class ExchangeStore {
 
-    /** The (peer, MID) key of RFC 7252 §4.5. */
-    public record MidKey(InetSocketAddress peer, int mid) {
+    /** The (peer, MID) key of RFC 7252 §4.5; keyed hash and ordered ({@link PeerHashing}). */
+    public record MidKey(InetSocketAddress peer, int mid) implements Comparable<MidKey> {
+        @Override
+        public int hashCode() {
+            return PeerHashing.hash(peer) * 31 + mid;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof MidKey k && k.mid == mid && k.peer.equals(peer);
+        }
+
+        @Override
+        public int compareTo(MidKey o) {
+            int c = PeerHashing.compare(peer, o.peer);
+            return c != 0 ? c : Integer.compare(mid, o.mid);
+        }
     }
 
-    /** The (peer, token) key of RFC 7252 §5.3.2. */
-    public record TokenKey(InetSocketAddress peer, Token token) {
+    /**
+     * The (peer, token) key of RFC 7252 §5.3.2; keyed hash and ordered, since a peer chooses the
+     * tokens of the responses it sends.
+     */
+    public record TokenKey(InetSocketAddress peer, Token token) implements Comparable<TokenKey> {
+        @Override
+        public int hashCode() {
+            return PeerHashing.hash(peer) * 31 + token.hashCode();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof TokenKey k && k.token.equals(token) && k.peer.equals(peer);
+        }
+
+        @Override
+        public int compareTo(TokenKey o) {
+            int c = PeerHashing.compare(peer, o.peer);
+            return c != 0 ? c : token.compareTo(o.token);
+        }
     }
 
     /** Keys an exchange holds in this store; the store's own slot in the exchange. */

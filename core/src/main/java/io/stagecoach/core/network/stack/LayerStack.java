@@ -16,7 +16,7 @@ import java.util.Set;
  * The linked layers of one endpoint, top (next to the resources) to bottom (next to the network).
  *
  * <p>The standard stack of a UDP endpoint, top to bottom: {@value #CLEANUP}, {@value #OBSERVE},
- * {@value #BLOCKWISE}, {@value #TOKEN}, {@value #RELIABILITY}. An expert edits it with a
+ * {@value #BLOCKWISE}, {@value #ECHO}, {@value #TOKEN}, {@value #RELIABILITY}. An expert edits it with a
  * {@link Builder} handed out by the endpoint and server builders ({@code layers(...)}): insert a
  * layer {@linkplain Builder#addAbove above} or {@linkplain Builder#addBelow below} a named one,
  * {@linkplain Builder#replace replace} or {@linkplain Builder#remove remove} one.
@@ -34,6 +34,8 @@ public final class LayerStack {
     public static final String OBSERVE = "observe";
     /** Block-wise transfers (RFC 7959). */
     public static final String BLOCKWISE = "blockwise";
+    /** Address verification with the Echo option (RFC 9175 §2), server and client side. */
+    public static final String ECHO = "echo";
     /** Tokens of outgoing requests (RFC 7252 §5.3.1). */
     public static final String TOKEN = "token";
     /** Message types, acknowledgement, retransmission, congestion control (RFC 7252 §4). */
@@ -56,6 +58,14 @@ public final class LayerStack {
 
         /** An empty message that reached the top; normally nothing to do. */
         default void deliverEmpty(Exchange exchange, EmptyMessage message) {
+        }
+
+        /**
+         * Whether {@link #deliverRequest} would serve {@code request} (a resource exists and takes
+         * its method); see {@link StackServices#accepts}. Default: {@code true}.
+         */
+        default boolean accepts(Request request) {
+            return true;
         }
     }
 

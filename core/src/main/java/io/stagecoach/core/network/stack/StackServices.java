@@ -1,5 +1,6 @@
 package io.stagecoach.core.network.stack;
 
+import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.network.EndpointCounters;
 import io.stagecoach.core.network.Exchange;
 import io.stagecoach.elements.config.Configuration;
@@ -27,6 +28,38 @@ public interface StackServices {
      * {@link Exchange#execute(Runnable)}). Timers use this to get back onto a protocol thread.
      */
     void execute(Exchange exchange, Runnable task);
+
+    /**
+     * Whether the upper stage would serve {@code request} (for a server: a resource exists at its
+     * path and takes its method), so that a layer keeps state, such as a block-wise upload, only
+     * for requests that can succeed. Default: {@code true}.
+     */
+    default boolean accepts(Request request) {
+        return true;
+    }
+
+    /**
+     * Bytes the endpoint may still send in answer to {@code exchange}'s request before the peer's
+     * address is verified: factor × the request's size minus what went out already (RFC 7252
+     * §11.3); {@code Long.MAX_VALUE} when the address is verified, the limit is off, or the
+     * exchange is this endpoint's own request. A layer producing a large answer (a first block)
+     * sizes it to fit; the endpoint holds every datagram to it in any case.
+     */
+    default long amplificationBudget(Exchange exchange) {
+        return Long.MAX_VALUE;
+    }
+
+    /**
+     * Whether {@code peer} proved it receives at its address (an Echo round trip, an ACK to one of
+     * our Confirmable messages; RFC 9175 §2.4). Default {@code true}.
+     */
+    default boolean isAddressVerified(InetSocketAddress peer) {
+        return true;
+    }
+
+    /** Records evidence that {@code peer} receives at its address, e.g. its ACK to our CON. */
+    default void addressVerified(InetSocketAddress peer) {
+    }
 
     /**
      * Reports a request refused because {@code peer} went over a limit (block-wise body size or

@@ -1,12 +1,14 @@
 package io.stagecoach.core.server.internal;
 
+import io.stagecoach.core.network.internal.Source;
+
 import java.net.InetSocketAddress;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The observe relations a whole server accepts, shared by its endpoints: at most OBSERVE_MAX_OBSERVERS
- * in all and OBSERVE_MAX_OBSERVERS_PER_PEER per peer, so that one hostile peer cannot take the
+ * in all and OBSERVE_MAX_OBSERVERS_PER_SOURCE per peer, so that one hostile peer cannot take the
  * server's whole budget. A peer's entry exists only while it holds a relation.
  */
 public final class ObserverBudget {
@@ -14,7 +16,7 @@ public final class ObserverBudget {
     private final int max;
     private final int maxPerPeer;
     private final AtomicInteger used = new AtomicInteger();
-    private final ConcurrentHashMap<InetSocketAddress, Integer> perPeer = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Source, Integer> perSource = new ConcurrentHashMap<>();
 
     public ObserverBudget(int max, int maxPerPeer) {
         if (max < 1 || maxPerPeer < 1) {
@@ -25,10 +27,10 @@ public final class ObserverBudget {
         this.maxPerPeer = maxPerPeer;
     }
 
-    /** Takes one relation for {@code peer}; {@code false} when the server or the peer is at its limit. */
+    /** Takes one relation for {@code peer}; {@code false} when the server or the peer's source is at its limit. */
     public boolean tryAcquire(InetSocketAddress peer) {
         boolean[] granted = new boolean[1];
-        perPeer.compute(peer, (k, n) -> {
+        perSource.compute(Source.of(peer), (k, n) -> {
             int held = n == null ? 0 : n;
             if (held >= maxPerPeer || !tryAcquireTotal()) {
                 return n;
@@ -40,7 +42,7 @@ public final class ObserverBudget {
     }
 
     public void release(InetSocketAddress peer) {
-        perPeer.computeIfPresent(peer, (k, n) -> n <= 1 ? null : n - 1);
+        perSource.computeIfPresent(Source.of(peer), (k, n) -> n <= 1 ? null : n - 1);
         used.decrementAndGet();
     }
 
@@ -48,9 +50,9 @@ public final class ObserverBudget {
         return used.get();
     }
 
-    /** Peers holding at least one relation. */
-    public int peers() {
-        return perPeer.size();
+    /** Sources holding at least one relation. */
+    public int sources() {
+        return perSource.size();
     }
 
     private boolean tryAcquireTotal() {

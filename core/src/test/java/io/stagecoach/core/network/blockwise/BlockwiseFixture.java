@@ -21,7 +21,9 @@ final class BlockwiseFixture {
     }
 
     static Configuration.Builder config() {
-        return CoapConfig.builder();
+        // these tests script the block-wise and observe mechanics at full size: no amplification
+        // limit (RFC 7252 §11.3; tested on its own in security/AmplificationTest)
+        return CoapConfig.builder().set(CoapConfig.AMPLIFICATION_FACTOR, 0);
     }
 
     /** Sends payloads over {@code size} bytes in blocks of {@code size} (the plugtest's B). */

@@ -322,18 +322,21 @@ class BlockwiseServerTest {
         client.expect().code(Code.REQUEST_ENTITY_INCOMPLETE);
     }
 
-    /** Past BLOCKWISE_MAX_TRANSFERS_PER_PEER, a new upload is refused with 5.03 and Max-Age. */
+    /** Past BLOCKWISE_MAX_TRANSFERS_PER_SOURCE, a new upload is refused with 5.03 and Max-Age. */
     @Test
-    void perPeerCapAnswers503() throws Exception {
-        start(BlockwiseFixture.blocks(16).newBuilder().set(CoapConfig.BLOCKWISE_MAX_TRANSFERS_PER_PEER, 2).build());
+    void perSourceCapEvictsTheSourcesOldestTransfer() throws Exception {
+        start(BlockwiseFixture.blocks(16).newBuilder().set(CoapConfig.BLOCKWISE_MAX_TRANSFERS_PER_SOURCE, 2).build());
         for (int i = 0; i < 2; i++) {
             client.con().put().mid(1 + i).token("0c").path("store" + i).block1(0, true, 0).payload(body(16)).go();
             client.expect().code(Code.CONTINUE);
         }
         client.con().put().mid(3).token("0c").path("store2").block1(0, true, 0).payload(body(16)).go();
-        client.expect().code(Code.SERVICE_UNAVAILABLE).hasOption(OptionNumber.MAX_AGE);
+        client.expect().code(Code.CONTINUE); // a third upload is taken: the source's oldest is evicted
         assertEquals(2, server.blockwiseTransfers());
-        assertEquals(1, server.counters().get(io.stagecoach.core.network.EndpointCounters.Counter.LIMIT_EXCEEDED));
+        client.con().put().mid(4).token("0c").path("store0").block1(1, true, 0).payload(body(16)).go();
+        client.expect().code(Code.REQUEST_ENTITY_INCOMPLETE); // store0's upload was the one evicted
+        client.con().put().mid(5).token("0c").path("store1").block1(1, true, 0).payload(body(16)).go();
+        client.expect().code(Code.CONTINUE);
         expire();
     }
 

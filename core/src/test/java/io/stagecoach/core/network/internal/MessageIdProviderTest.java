@@ -21,7 +21,7 @@ class MessageIdProviderTest {
     static final InetSocketAddress PEER2 = new InetSocketAddress("127.0.0.1", 5684);
 
     static MessageIdProvider provider(long seed, int maxPeers) {
-        return new MessageIdProvider(LIFETIME, maxPeers, new SplittableRandom(seed));
+        return new MessageIdProvider(LIFETIME, maxPeers, maxPeers, new SplittableRandom(seed));
     }
 
     @Test
@@ -129,8 +129,8 @@ class MessageIdProviderTest {
 
     @Test
     void badArgumentsAreRejected() {
-        assertThrows(IllegalArgumentException.class, () -> new MessageIdProvider(Duration.ZERO, 1, new SplittableRandom()));
-        assertThrows(IllegalArgumentException.class, () -> new MessageIdProvider(LIFETIME, 0, new SplittableRandom()));
+        assertThrows(IllegalArgumentException.class, () -> new MessageIdProvider(Duration.ZERO, 1, 1, new SplittableRandom()));
+        assertThrows(IllegalArgumentException.class, () -> new MessageIdProvider(LIFETIME, 0, 1, new SplittableRandom()));
         assertThrows(NullPointerException.class, () -> provider(1, 1).nextMid(null, T0));
     }
 }

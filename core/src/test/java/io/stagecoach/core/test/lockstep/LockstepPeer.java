@@ -194,6 +194,12 @@ public final class LockstepPeer implements AutoCloseable {
         return take("a datagram");
     }
 
+    /** Runs the tasks due now and tells how many datagrams are waiting to be expected. */
+    public int waiting() {
+        clock.runDue();
+        return queue.size();
+    }
+
     /** Runs the tasks due now and asserts that nothing is waiting. */
     public LockstepPeer expectNothing() {
         clock.runDue();

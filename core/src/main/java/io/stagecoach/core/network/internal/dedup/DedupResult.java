@@ -23,15 +23,19 @@ public final class DedupResult {
         /** Duplicate of a completed message: resend {@link #reply()} or an empty ACK. */
         DONE,
         /**
-         * The store is full (in total or for this peer): the message was not remembered and must
-         * not be processed; the endpoint answers 5.03 Service Unavailable with Max-Age.
+         * The store is full for this message's source, or full in total and nothing could be
+         * evicted: the message was not remembered and must not be processed; the endpoint
+         * answers 5.03 Service Unavailable with Max-Age.
          */
-        OVERLOADED
+        OVERLOADED,
+        /** Internal to the store: full in total; it evicts and tries again, never returning this. */
+        FULL
     }
 
     static final DedupResult NEW = new DedupResult(Status.NEW, null, false);
     static final DedupResult IN_FLIGHT = new DedupResult(Status.IN_FLIGHT, null, false);
     static final DedupResult OVERLOADED = new DedupResult(Status.OVERLOADED, null, false);
+    static final DedupResult FULL = new DedupResult(Status.FULL, null, false);
     static final DedupResult DONE_EMPTY_ACK = new DedupResult(Status.DONE, null, true);
 
     private final Status status;

@@ -1,21 +1,33 @@
 package io.stagecoach.core.network.internal.dedup;
 
+import io.stagecoach.core.network.internal.PeerHashing;
+import io.stagecoach.core.network.internal.Source;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+
 import java.net.InetSocketAddress;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
 
 /**
- * One lock stripe of a {@link DeduplicationStore}: all entries of the peers that hash to it.
+ * One lock stripe of a {@link DeduplicationStore}: all entries of the sources (IPv4 address, IPv6
+ * /64: {@link Source}) that hash to it.
  *
  * <p>IPv4 entries live in an open-addressing table of three parallel arrays — a packed key
  * ({@code address << 32 | port << 16 | mid}), an int of metadata (expiry second, and a flag for
  * entries released on completion) and a reference to the reply — 16 bytes per slot, no object
- * per entry. Other peers (IPv6, unresolved) fall back to a {@link HashMap} of small objects.
+ * per entry. Other peers (IPv6, unresolved) fall back to a {@link HashMap} of small objects whose
+ * keys are ordered, so a crowded bin stays a tree. Slots come from a keyed hash
+ * ({@link PeerHashing}): a remote party cannot aim its keys at one probe run.
  *
- * <p>Because a peer's entries all live in one segment, its per-peer count is kept under the same
- * lock as the entries: counting, capping and dropping a peer whose count reaches zero are
- * race-free without atomics. Every method is {@code synchronized}.
+ * <p>Because a source's entries all live in one segment, its count is kept under the same lock as
+ * the entries: counting, capping and dropping a source whose count reaches zero are race-free
+ * without atomics. The segment also remembers its heaviest source (approximately: the one whose
+ * count last passed the previous maximum), which {@link #evictOldestOfHeaviest} thins out when
+ * the store is full. Every method is {@code synchronized}.
  */
 final class DedupSegment {
 
@@ -34,13 +46,33 @@ final class DedupSegment {
     /** {@code null} marks a free slot. */
     private byte[][] replies = new byte[MIN_CAPACITY][];
     private int size;
-    private final PeerCounts ipv4Peers = new PeerCounts();
+    private final PeerCounts ipv4Sources = new PeerCounts();
 
     private final Map<OtherKey, OtherEntry> others = new HashMap<>();
-    private final Map<InetSocketAddress, Integer> otherPeers = new HashMap<>();
+    private final Map<Source, Integer> otherSources = new HashMap<>();
 
-    /** Key of a non-IPv4 entry. */
-    record OtherKey(InetSocketAddress peer, int mid) {
+    /** The heaviest source seen here: an IPv4 address, or an other source; -1 / null for none. */
+    private long heavyIpv4 = -1;
+    private Source heavyOther;
+    private int heavyCount;
+
+    /** Key of a non-IPv4 entry; hashed with a key and ordered, so colliding peers stay cheap. */
+    record OtherKey(InetSocketAddress peer, int mid) implements Comparable<OtherKey> {
+        @Override
+        public int hashCode() {
+            return PeerHashing.hash(peer) * 31 + mid;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof OtherKey k && k.mid == mid && k.peer.equals(peer);
+        }
+
+        @Override
+        public int compareTo(OtherKey o) {
+            int c = PeerHashing.compare(peer, o.peer);
+            return c != 0 ? c : Integer.compare(mid, o.mid);
+        }
     }
 
     /** Value of a non-IPv4 entry; mutable, guarded by the segment lock. */
@@ -57,11 +89,9 @@ final class DedupSegment {
         this.quota = quota;
     }
 
-    /** A 64-bit mix (Stafford variant 13 of the murmur3 finalizer) folded to an int. */
+    /** The keyed slot hash of a packed key (see {@link PeerHashing#hash(long)}). */
     static int mix(long x) {
-        x = (x ^ (x >>> 30)) * 0xbf58476d1ce4e5b9L;
-        x = (x ^ (x >>> 27)) * 0x94d049bb133111ebL;
-        return (int) (x ^ (x >>> 31));
+        return PeerHashing.hash(x);
     }
 
     static boolean expired(int meta, int nowSec) {
@@ -82,15 +112,23 @@ final class DedupSegment {
             replies[i] = IN_FLIGHT;
             return DedupResult.NEW;
         }
-        long peer = key >>> 16;
-        if (ipv4Peers.get(peer) >= quota.maxPerPeer || !quota.tryReserve(Quota.IPV4_ENTRY_BYTES)) {
+        long source = key >>> 32;
+        if (ipv4Sources.get(source) >= quota.maxPerPeer) {
             return DedupResult.OVERLOADED;
+        }
+        if (!quota.tryReserve(Quota.IPV4_ENTRY_BYTES)) {
+            return DedupResult.FULL;
         }
         i = -i - 1;
         keys[i] = key;
         meta[i] = newMeta;
         replies[i] = IN_FLIGHT;
-        ipv4Peers.increment(peer);
+        int count = ipv4Sources.increment(source);
+        if (count > heavyCount || (heavyOther == null && source == heavyIpv4)) {
+            heavyIpv4 = source;
+            heavyOther = null;
+            heavyCount = count;
+        }
         if (++size * 4 > replies.length * 3) {
             rehash(replies.length * 2);
         }
@@ -146,7 +184,11 @@ final class DedupSegment {
 
     /** Removes slot {@code hole}, shifting back later entries of its probe run (no tombstones). */
     private void removeAt(int hole) {
-        ipv4Peers.decrement(keys[hole] >>> 16);
+        long source = keys[hole] >>> 32;
+        ipv4Sources.decrement(source);
+        if (heavyOther == null && source == heavyIpv4 && --heavyCount == 0) {
+            heavyIpv4 = -1;
+        }
         quota.release(Quota.IPV4_ENTRY_BYTES + Quota.replyBytes(replies[hole]));
         size--;
         int mask = replies.length - 1;
@@ -202,12 +244,21 @@ final class DedupSegment {
             entry.reply = IN_FLIGHT;
             return DedupResult.NEW;
         }
-        int count = otherPeers.getOrDefault(key.peer(), 0);
-        if (count >= quota.maxPerPeer || !quota.tryReserve(Quota.OTHER_ENTRY_BYTES)) {
+        Source source = Source.of(key.peer());
+        int count = otherSources.getOrDefault(source, 0);
+        if (count >= quota.maxPerPeer) {
             return DedupResult.OVERLOADED;
         }
+        if (!quota.tryReserve(Quota.OTHER_ENTRY_BYTES)) {
+            return DedupResult.FULL;
+        }
         others.put(key, new OtherEntry(newMeta));
-        otherPeers.put(key.peer(), count + 1);
+        otherSources.put(source, count + 1);
+        if (count + 1 > heavyCount || source.equals(heavyOther)) {
+            heavyOther = source;
+            heavyIpv4 = -1;
+            heavyCount = count + 1;
+        }
         return DedupResult.NEW;
     }
 
@@ -246,9 +297,71 @@ final class DedupSegment {
     }
 
     private void releaseOther(InetSocketAddress peer, OtherEntry entry) {
+        Source source = Source.of(peer);
         // computeIfPresent drops the mapping when the function returns null: no zero counts kept.
-        otherPeers.computeIfPresent(peer, (p, c) -> c == 1 ? null : c - 1);
+        otherSources.computeIfPresent(source, (p, c) -> c == 1 ? null : c - 1);
+        if (source.equals(heavyOther) && --heavyCount == 0) {
+            heavyOther = null;
+        }
         quota.release(Quota.OTHER_ENTRY_BYTES + Quota.replyBytes(entry.reply));
+    }
+
+    // ---- eviction ---------------------------------------------------------------------------
+
+    /** Entries of this segment's heaviest source (approximate, see the class comment); 0 for none. */
+    synchronized int heaviestCount() {
+        return heavyCount;
+    }
+
+    /**
+     * Removes the oldest eighth (at least one) of the entries of this segment's heaviest source,
+     * oldest expiry first, in one pass over its entries: the store calls this when it is full, so
+     * that a flooding source pays instead of everyone.
+     *
+     * @return the number of entries removed
+     */
+    synchronized int evictOldestOfHeaviest() {
+        if (heavyCount == 0) {
+            return 0;
+        }
+        if (heavyOther != null) {
+            Source source = heavyOther;
+            List<Map.Entry<OtherKey, OtherEntry>> mine = new ArrayList<>();
+            for (Map.Entry<OtherKey, OtherEntry> e : others.entrySet()) {
+                if (Source.of(e.getKey().peer()).equals(source)) {
+                    mine.add(e);
+                }
+            }
+            mine.sort(Comparator.comparingInt(e -> e.getValue().meta & EXPIRY_MASK));
+            int n = Math.max(1, mine.size() / 8);
+            for (int k = 0; k < n && k < mine.size(); k++) {
+                OtherKey key = mine.get(k).getKey();
+                OtherEntry entry = others.remove(key);
+                releaseOther(key.peer(), entry);
+            }
+            return Math.min(n, mine.size());
+        }
+        long source = heavyIpv4;
+        int total = ipv4Sources.get(source);
+        long[] found = new long[total];
+        int m = 0;
+        for (int i = 0; i < replies.length && m < total; i++) {
+            if (replies[i] != null && keys[i] >>> 32 == source) {
+                // expiry in the high half, so sorting orders by age; the key's low 32 bits follow
+                found[m++] = (long) (meta[i] & EXPIRY_MASK) << 32 | (keys[i] & 0xFFFF_FFFFL);
+            }
+        }
+        Arrays.sort(found, 0, m);
+        int n = Math.max(1, m / 8);
+        int removed = 0;
+        for (int k = 0; k < n && k < m; k++) {
+            int i = find(source << 32 | (found[k] & 0xFFFF_FFFFL));
+            if (i >= 0) {
+                removeAt(i);
+                removed++;
+            }
+        }
+        return removed;
     }
 
     // ---- both -------------------------------------------------------------------------------
@@ -295,9 +408,9 @@ final class DedupSegment {
         return size + others.size();
     }
 
-    /** Peers with at least one entry; for tests that check peers do not leak. */
-    synchronized int peers() {
-        return ipv4Peers.size() + otherPeers.size();
+    /** Sources with at least one entry; for tests that check sources do not leak. */
+    synchronized int sources() {
+        return ipv4Sources.size() + otherSources.size();
     }
 
     /** Slots of the IPv4 table; for tests that check the table shrinks. */

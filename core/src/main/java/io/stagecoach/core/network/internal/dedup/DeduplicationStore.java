@@ -4,10 +4,8 @@ import io.stagecoach.core.config.DeduplicationMode;
 import io.stagecoach.core.network.internal.PeriodicSweep;
 import io.stagecoach.elements.time.Clock;
 import io.stagecoach.elements.time.Scheduler;
-import java.net.Inet4Address;
-import java.net.InetAddress;
+import io.stagecoach.core.network.internal.Source;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
@@ -33,14 +31,18 @@ import java.util.concurrent.atomic.LongAdder;
  * {@link #start} runs periodically: no timer per message (Lanter 2013, §5.4). An expired entry
  * that has not been swept yet never counts as a duplicate.
  *
- * <p><b>Bounds.</b> At most {@code maxEntries} entries in total, {@code maxEntriesPerPeer} per
- * peer, and about {@code maxBytes} of heap (entries and stored replies, estimated as in
- * {@link Quota}); beyond, {@link #lookupOrInsert} answers
- * {@link DedupResult.Status#OVERLOADED OVERLOADED} and stores nothing.
+ * <p><b>Bounds.</b> At most {@code maxEntriesPerSource} entries per <em>source</em> (IPv4 address,
+ * IPv6 /64: {@link Source}; one host cannot multiply its share by rotating ports), beyond which
+ * its messages are answered {@link DedupResult.Status#OVERLOADED OVERLOADED}; at most
+ * {@code maxEntries} in total and about {@code maxBytes} of heap (entries and stored replies,
+ * estimated as in {@link Quota}). When the store is full in total, the heaviest source gives up
+ * its oldest entries (an eighth of them per eviction) so that a newcomer is remembered: one
+ * flooding source cannot lock everyone else out. OVERLOADED is answered only when nothing can be
+ * evicted.
  *
  * <p><b>Density.</b> IPv4 entries cost 16 bytes per table slot (no object per entry) plus the
- * reply array; see {@link DedupSegment}. Thread-safe; lock-striped by peer, so one peer's
- * messages serialise on one stripe while different peers proceed in parallel.
+ * reply array; see {@link DedupSegment}. Thread-safe; lock-striped by source, so one source's
+ * messages serialise on one stripe while different sources proceed in parallel.
  */
 public final class DeduplicationStore {
 
@@ -51,7 +53,6 @@ public final class DeduplicationStore {
 
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
     private static final int MAX_SECOND = 0x7FFFFFFF;
-    private static final boolean HASH_IS_ADDRESS = ipv4HashIsAddress();
 
     private final DeduplicationMode mode;
     private final long exchangeLifetimeNanos;
@@ -63,6 +64,7 @@ public final class DeduplicationStore {
     private final LongAdder duplicates = new LongAdder();
     private final LongAdder overloads = new LongAdder();
     private final LongAdder swept = new LongAdder();
+    private final LongAdder evictions = new LongAdder();
     private final PeriodicSweep periodicSweep = new PeriodicSweep("deduplication sweep", this::sweep);
 
     private DeduplicationStore(Builder b) {
@@ -70,7 +72,7 @@ public final class DeduplicationStore {
         this.exchangeLifetimeNanos = b.exchangeLifetime.toNanos();
         this.nonLifetimeNanos = b.nonLifetime.toNanos();
         this.originNanos = b.clock.nanoTime();
-        this.quota = new Quota(b.maxEntries, b.maxEntriesPerPeer, b.maxBytes);
+        this.quota = new Quota(b.maxEntries, b.maxEntriesPerSource, b.maxBytes);
         this.segments = new DedupSegment[b.segments];
         for (int i = 0; i < segments.length; i++) {
             segments[i] = new DedupSegment(quota);
@@ -105,15 +107,50 @@ public final class DeduplicationStore {
         }
         int nowSec = second(nowNanos);
         long key = ipv4Key(peer, mid);
-        DedupResult result = key != -1
-                ? segmentOf(key >>> 16).lookupOrInsert(key, nowSec, newMeta)
-                : segmentOf(peer).lookupOrInsert(new DedupSegment.OtherKey(peer, mid), nowSec, newMeta);
+        DedupResult result = insert(peer, mid, key, nowSec, newMeta);
+        if (result.status() == DedupResult.Status.FULL) {
+            // Full in total: the heaviest source gives up its oldest entries, not the newcomer.
+            result = evictFromHeaviestSource() > 0 ? insert(peer, mid, key, nowSec, newMeta) : DedupResult.OVERLOADED;
+            if (result.status() == DedupResult.Status.FULL) {
+                result = DedupResult.OVERLOADED;
+            }
+        }
         switch (result.status()) {
             case NEW -> inserted.increment();
             case OVERLOADED -> overloads.increment();
             default -> duplicates.increment();
         }
         return result;
+    }
+
+    private DedupResult insert(InetSocketAddress peer, int mid, long key, int nowSec, int newMeta) {
+        return key != -1
+                ? segmentOf(key >>> 32).lookupOrInsert(key, nowSec, newMeta)
+                : segmentOf(Source.of(peer)).lookupOrInsert(new DedupSegment.OtherKey(peer, mid), nowSec, newMeta);
+    }
+
+    /**
+     * Thins out the heaviest source of the whole store (each segment knows its own; the heaviest of
+     * those is taken), locking one segment at a time.
+     *
+     * @return the number of entries evicted
+     */
+    private int evictFromHeaviestSource() {
+        DedupSegment heaviest = null;
+        int most = 0;
+        for (DedupSegment segment : segments) {
+            int n = segment.heaviestCount();
+            if (n > most) {
+                most = n;
+                heaviest = segment;
+            }
+        }
+        if (heaviest == null) {
+            return 0;
+        }
+        int n = heaviest.evictOldestOfHeaviest();
+        evictions.add(n);
+        return n;
     }
 
     /**
@@ -155,8 +192,8 @@ public final class DeduplicationStore {
         checkMid(mid);
         long key = ipv4Key(peer, mid);
         return key != -1
-                ? segmentOf(key >>> 16).release(key)
-                : segmentOf(peer).release(new DedupSegment.OtherKey(peer, mid));
+                ? segmentOf(key >>> 32).release(key)
+                : segmentOf(Source.of(peer)).release(new DedupSegment.OtherKey(peer, mid));
     }
 
     /**
@@ -170,8 +207,8 @@ public final class DeduplicationStore {
         checkMid(mid);
         long key = ipv4Key(peer, mid);
         return key != -1
-                ? segmentOf(key >>> 16).remove(key)
-                : segmentOf(peer).remove(new DedupSegment.OtherKey(peer, mid));
+                ? segmentOf(key >>> 32).remove(key)
+                : segmentOf(Source.of(peer)).remove(new DedupSegment.OtherKey(peer, mid));
     }
 
     private boolean completeWith(InetSocketAddress peer, int mid, byte[] reply) {
@@ -182,8 +219,8 @@ public final class DeduplicationStore {
         }
         long key = ipv4Key(peer, mid);
         return key != -1
-                ? segmentOf(key >>> 16).complete(key, reply)
-                : segmentOf(peer).complete(new DedupSegment.OtherKey(peer, mid), reply);
+                ? segmentOf(key >>> 32).complete(key, reply)
+                : segmentOf(Source.of(peer)).complete(new DedupSegment.OtherKey(peer, mid), reply);
     }
 
     /**
@@ -225,13 +262,18 @@ public final class DeduplicationStore {
         return quota.bytes();
     }
 
-    /** Peers with at least one remembered entry. */
-    public int peers() {
+    /** Sources (IPv4 addresses, IPv6 /64s) with at least one remembered entry. */
+    public int sources() {
         int n = 0;
         for (DedupSegment segment : segments) {
-            n += segment.peers();
+            n += segment.sources();
         }
         return n;
+    }
+
+    /** Entries evicted so far because the store was full. */
+    public long evictions() {
+        return evictions.sum();
     }
 
     public DeduplicationMode mode() {
@@ -262,12 +304,12 @@ public final class DeduplicationStore {
         return (int) Math.max(0, Math.min(MAX_SECOND, s));
     }
 
-    private DedupSegment segmentOf(long packedPeer) {
-        return segments[DedupSegment.mix(packedPeer) & (segments.length - 1)];
+    private DedupSegment segmentOf(long ipv4Source) {
+        return segments[DedupSegment.mix(ipv4Source) & (segments.length - 1)];
     }
 
-    private DedupSegment segmentOf(InetSocketAddress peer) {
-        return segments[DedupSegment.mix(peer.hashCode()) & (segments.length - 1)];
+    private DedupSegment segmentOf(Source source) {
+        return segments[source.hashCode() & (segments.length - 1)];
     }
 
     /**
@@ -275,30 +317,8 @@ public final class DeduplicationStore {
      * packed key: it would need port 65535 at 255.255.255.255, a broadcast source).
      */
     private static long ipv4Key(InetSocketAddress peer, int mid) {
-        InetAddress address = peer.getAddress();
-        if (!(address instanceof Inet4Address)) {
-            return -1;
-        }
-        long ip = HASH_IS_ADDRESS ? address.hashCode() & 0xFFFF_FFFFL : ipv4(address.getAddress());
-        return (ip << 32) | ((long) peer.getPort() << 16) | mid;
-    }
-
-    private static long ipv4(byte[] a) {
-        return ((a[0] & 0xFFL) << 24) | ((a[1] & 0xFFL) << 16) | ((a[2] & 0xFFL) << 8) | (a[3] & 0xFFL);
-    }
-
-    /**
-     * Whether {@link Inet4Address#hashCode()} is the address as an int, as in OpenJDK: then the key
-     * is read without {@code getAddress()}, which copies the address into a new array (24 B, twice
-     * per request). Checked once on a sample address rather than assumed.
-     */
-    private static boolean ipv4HashIsAddress() {
-        try {
-            byte[] sample = {(byte) 192, 0, 2, (byte) 201};
-            return InetAddress.getByAddress(sample).hashCode() == (int) ipv4(sample);
-        } catch (UnknownHostException e) {
-            return false;
-        }
+        long ip = Source.ipv4(peer.getAddress());
+        return ip < 0 ? -1 : (ip << 32) | ((long) peer.getPort() << 16) | mid;
     }
 
     private static void checkMid(int mid) {
@@ -313,7 +333,7 @@ public final class DeduplicationStore {
         private Duration exchangeLifetime = EXCHANGE_LIFETIME;
         private Duration nonLifetime = NON_LIFETIME;
         private int maxEntries = 1_000_000;
-        private int maxEntriesPerPeer = 65_536;
+        private int maxEntriesPerSource = 65_536;
         private long maxBytes = Long.MAX_VALUE;
         private int segments = 64;
         private Clock clock = Clock.system();
@@ -345,9 +365,9 @@ public final class DeduplicationStore {
             return this;
         }
 
-        /** Cap on remembered entries per peer; default 65,536 (one per MID, i.e. no extra cap). */
-        public Builder maxEntriesPerPeer(int maxEntriesPerPeer) {
-            this.maxEntriesPerPeer = maxEntriesPerPeer;
+        /** Cap on remembered entries per source (IPv4 address, IPv6 /64); default 65,536. */
+        public Builder maxEntriesPerSource(int maxEntriesPerSource) {
+            this.maxEntriesPerSource = maxEntriesPerSource;
             return this;
         }
 
@@ -384,8 +404,8 @@ public final class DeduplicationStore {
             if (maxEntries < 1) {
                 throw new IllegalArgumentException("maxEntries must be positive: " + maxEntries);
             }
-            if (maxEntriesPerPeer < 1) {
-                throw new IllegalArgumentException("maxEntriesPerPeer must be positive: " + maxEntriesPerPeer);
+            if (maxEntriesPerSource < 1) {
+                throw new IllegalArgumentException("maxEntriesPerSource must be positive: " + maxEntriesPerSource);
             }
             if (segments < 1 || segments > 65_536 || Integer.bitCount(segments) != 1) {
                 throw new IllegalArgumentException("segments must be a power of two in 1..65536: " + segments);

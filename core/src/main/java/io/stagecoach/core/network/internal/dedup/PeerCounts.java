@@ -1,8 +1,8 @@
 package io.stagecoach.core.network.internal.dedup;
 
 /**
- * Number of remembered entries per IPv4 peer, as an open-addressing map from a packed peer
- * ({@code address << 16 | port}) to a positive count. A peer whose count drops to zero is
+ * Number of remembered entries per IPv4 source, as an open-addressing map from the address (an
+ * unsigned 32-bit value) to a positive count. A peer whose count drops to zero is
  * removed at once (backward-shift deletion, no tombstones), so peers whose entries all expired
  * cost nothing.
  *
@@ -19,8 +19,9 @@ final class PeerCounts {
     private int size;
 
     /**
-     * The segment was chosen by the low bits of {@code DedupSegment.mix(peer)}, which are therefore
-     * equal for all peers here: hash a scrambled input so the slot bits are independent of them.
+     * The segment was chosen by the low bits of {@code DedupSegment.mix(source)}, which are
+     * therefore equal for all sources here: hash a scrambled input so the slot bits are
+     * independent of them (the hash stays keyed).
      */
     private static int hash(long peer) {
         return DedupSegment.mix(peer * 0x9E3779B97F4A7C15L + 0x632BE59BD9B4E019L);
@@ -37,14 +38,13 @@ final class PeerCounts {
         return 0;
     }
 
-    /** Adds one to the peer's count, creating it at 1. */
-    void increment(long peer) {
+    /** Adds one to the peer's count, creating it at 1; returns the new count. */
+    int increment(long peer) {
         int mask = counts.length - 1;
         int i = hash(peer) & mask;
         for (; counts[i] != 0; i = (i + 1) & mask) {
             if (peers[i] == peer) {
-                counts[i]++;
-                return;
+                return ++counts[i];
             }
         }
         peers[i] = peer;
@@ -53,6 +53,7 @@ final class PeerCounts {
         if (size * 2 > counts.length) {
             rehash(counts.length * 2);
         }
+        return 1;
     }
 
     /** Subtracts one from the peer's count and forgets the peer when it reaches 0. */

@@ -6,7 +6,6 @@ import io.stagecoach.core.coap.OptionNumber;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.network.Exchange;
-import io.stagecoach.core.network.internal.Overload;
 import io.stagecoach.core.network.stack.LayerContext;
 import java.io.ByteArrayOutputStream;
 
@@ -33,8 +32,9 @@ import java.io.ByteArrayOutputStream;
  *       (never started, expired, evicted) → 4.08 Request Entity Incomplete (§2.9.2). A block
  *       re-sent after its 2.31 was lost (offset already covered) is answered 2.31 again.</li>
  *   <li>A Size1 or a body over the maximum body size → 4.13 with Size1 = the maximum (§2.9.3, §4).</li>
- *   <li>A new upload beyond the per-peer or total cap → 5.03 Service Unavailable with Max-Age:
- *       overload of this server, not a property of the request (which 4.13 would claim).</li>
+ *   <li>Upload state is kept only for a request some resource would serve (it exists and takes
+ *       the method): any other gets its 4.04 or 4.05 at the first block. A new upload beyond the
+ *       per-source or total cap, or the byte budget, evicts the least recently used transfer.</li>
  *   <li>A block with M=1 whose payload is not exactly the block size → 4.00 (§2.3).</li>
  * </ul>
  */
@@ -75,15 +75,12 @@ final class Block1Assembler {
                 deliver(ctx, exchange, request, block, request.payload());
                 return;
             }
-            upload = new Upload();
-            if (!store.put(key, upload, now, false, ctx.services().scheduler())) {
-                ctx.services().limitExceeded(exchange.peer().peer(), "too many block-wise transfers");
-                Response.Builder b = Overload.serviceUnavailable(request, settings.overloadMaxAge())
-                        .payload("too many block-wise transfers");
-                b.options().contentFormat(0);
-                answer(ctx, exchange, b.build());
+            if (!ctx.services().accepts(request)) {
+                ctx.receiveRequest(exchange, request); // 4.04 or 4.05 from the resource stage; no state
                 return;
             }
+            upload = new Upload();
+            store.put(key, upload, 0, now, ctx.services().scheduler());
         } else {
             upload = store.get(key, Upload.class, now);
             if (upload == null) {
@@ -108,6 +105,10 @@ final class Block1Assembler {
             return;
         }
         upload.body.write(request.payload(), 0, length);
+        if (block.more() && !store.resize(key, upload.body.size())) {
+            answer(ctx, exchange, tooLarge(ctx, exchange, request));
+            return;
+        }
         if (block.more()) {
             answer(ctx, exchange, continueFor(request, block));
         } else {

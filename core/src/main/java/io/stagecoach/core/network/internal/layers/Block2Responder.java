@@ -3,7 +3,10 @@ package io.stagecoach.core.network.internal.layers;
 import io.stagecoach.core.coap.BlockOption;
 import io.stagecoach.core.coap.OptionNumber;
 import io.stagecoach.core.coap.Request;
+import io.stagecoach.core.coap.OptionSet;
 import io.stagecoach.core.coap.Response;
+import io.stagecoach.core.coap.Type;
+import io.stagecoach.core.codec.UdpMessageSerializer;
 import io.stagecoach.core.network.Exchange;
 import io.stagecoach.core.network.stack.LayerContext;
 
@@ -83,18 +86,56 @@ final class Block2Responder {
         ctx.receiveRequest(exchange, request);
     }
 
-    /** Sends {@code response} to the request of {@code exchange}, sliced when it needs to be. */
+    /**
+     * Bytes of a block response besides its payload: the response without payload, the payload
+     * marker, Block2 (at most 4 bytes) and Size2 (at most 5).
+     */
+    private static int overhead(Response response) {
+        Response head = response.newBuilder().type(Type.ACK).mid(0).payload(NO_PAYLOAD).build();
+        return SERIALIZER.encodedLength(head) + 1 + 4 + 5;
+    }
+
+    /** An upper bound of {@link #overhead} without encoding anything: the common case, an answer that fits. */
+    private static int overheadBound(Response response) {
+        OptionSet o = response.options();
+        int bound = 4 + response.token().length() + 1 + 4 + 5;
+        for (int i = 0; i < o.size(); i++) {
+            bound += 5 + o.valueLength(i); // header byte and at most 4 bytes of extended delta and length
+        }
+        return bound;
+    }
+
+    private static final UdpMessageSerializer SERIALIZER = new UdpMessageSerializer();
+    private static final byte[] NO_PAYLOAD = new byte[0];
+
+    /**
+     * Sends {@code response} to the request of {@code exchange}, sliced when it needs to be: larger
+     * than the maximum message size, asked for in blocks, or larger than an unverified address may
+     * be sent (then the first block is sized to fit the amplification budget).
+     */
     void send(LayerContext ctx, Exchange exchange, Response response) {
         Request request = exchange.request();
         BlockOption asked = request.options().block2();
         int length = response.payloadLength();
-        boolean large = length > settings.maxMessageSize();
+        int szx = settings.szx();
+        boolean limited = false;
+        long budget = ctx.services().amplificationBudget(exchange);
+        if (budget < Long.MAX_VALUE && length > 0 && response.code().isSuccess()
+                && length + overheadBound(response) > budget) {
+            // An unverified address (RFC 7252 §11.3): a first block that fits factor × the request.
+            int room = (int) Math.min(Integer.MAX_VALUE, budget - overhead(response));
+            if (length > room && room >= 16) {
+                szx = Math.min(szx, BlockwiseSettings.szxAtMost(room));
+                limited = true;
+            }
+        }
+        boolean large = length > settings.maxMessageSize() || limited;
         boolean negotiated = asked != null && response.code().isSuccess();
         if (response.options().has(OptionNumber.BLOCK2) || !(large || negotiated)) {
             ctx.sendResponse(exchange, response);
             return;
         }
-        BlockOption target = Block2Slicer.target(asked, settings.szx());
+        BlockOption target = Block2Slicer.target(asked, szx);
         if (!Block2Slicer.inRange(target, length)) {
             ctx.sendResponse(exchange, Block2Slicer.outOfRange(request, target, length));
             return;
@@ -104,7 +145,8 @@ final class Block2Responder {
         if (slice.options().block2().more()) {
             Response.Builder whole = response.newBuilder().type(null).mid(-1);
             whole.options().remove(OptionNumber.BLOCK1); // the upload's echo belongs to its last block only
-            store.put(key, new Cached(whole.build()), ctx.services().scheduler().nanoTime(), true,
+            Response cached = whole.build();
+            store.put(key, new Cached(cached), cached.payloadLength(), ctx.services().scheduler().nanoTime(),
                     ctx.services().scheduler());
         } else {
             store.remove(key);

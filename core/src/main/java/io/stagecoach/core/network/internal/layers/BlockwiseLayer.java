@@ -34,7 +34,7 @@ import java.util.Set;
  *
  * <p>Settings (CoapConfig): BLOCKWISE_MAX_MESSAGE_SIZE decides when a payload travels block-wise,
  * BLOCKWISE_PREFERRED_BLOCK_SIZE the block size, BLOCKWISE_MAX_RESOURCE_BODY_SIZE the largest body
- * reassembled in either direction, BLOCKWISE_STATUS_LIFETIME, BLOCKWISE_MAX_TRANSFERS_PER_PEER and
+ * reassembled in either direction, BLOCKWISE_STATUS_LIFETIME, BLOCKWISE_MAX_TRANSFERS_PER_SOURCE and
  * BLOCKWISE_MAX_TRANSFERS bound the server state.
  */
 public final class BlockwiseLayer extends AbstractLayer {

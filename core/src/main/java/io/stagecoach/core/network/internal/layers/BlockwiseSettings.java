@@ -2,7 +2,6 @@ package io.stagecoach.core.network.internal.layers;
 
 import io.stagecoach.core.coap.BlockOption;
 import io.stagecoach.core.config.CoapConfig;
-import io.stagecoach.core.network.internal.Overload;
 import io.stagecoach.elements.config.Configuration;
 import java.time.Duration;
 
@@ -14,13 +13,13 @@ import java.time.Duration;
  * @param maxMessageSize  payloads larger than this travel block-wise (RFC 7959 §2)
  * @param maxBodySize     largest body this endpoint reassembles, in either direction
  * @param lifetime        idle time after which a server transfer is forgotten
- * @param maxPerPeer      server transfers per peer
- * @param maxTotal        server transfers over all peers
+ * @param maxPerSource    server transfers per source (IPv4 address, IPv6 /64)
+ * @param maxTotal        server transfers over all sources
+ * @param maxBytes        bytes of bodies the server transfers may hold in all
  * @param sweepInterval   period of the expiry sweep
- * @param overloadMaxAge  Max-Age of the 5.03 sent when the per-peer cap refuses an upload
  */
-record BlockwiseSettings(int szx, int maxMessageSize, int maxBodySize, Duration lifetime, int maxPerPeer,
-        int maxTotal, Duration sweepInterval, long overloadMaxAge) {
+record BlockwiseSettings(int szx, int maxMessageSize, int maxBodySize, Duration lifetime, int maxPerSource,
+        int maxTotal, long maxBytes, Duration sweepInterval) {
 
     static BlockwiseSettings from(Configuration config) {
         int maxMessage = config.get(CoapConfig.BLOCKWISE_MAX_MESSAGE_SIZE);
@@ -31,9 +30,8 @@ record BlockwiseSettings(int szx, int maxMessageSize, int maxBodySize, Duration 
         Duration sweep = config.get(CoapConfig.DEDUP_SWEEP_INTERVAL);
         return new BlockwiseSettings(BlockOption.szxOf(block), maxMessage,
                 config.get(CoapConfig.BLOCKWISE_MAX_RESOURCE_BODY_SIZE), lifetime,
-                config.get(CoapConfig.BLOCKWISE_MAX_TRANSFERS_PER_PEER), config.get(CoapConfig.BLOCKWISE_MAX_TRANSFERS),
-                sweep.compareTo(lifetime) < 0 ? sweep : lifetime,
-                Overload.maxAgeSeconds(config));
+                config.get(CoapConfig.BLOCKWISE_MAX_TRANSFERS_PER_SOURCE), config.get(CoapConfig.BLOCKWISE_MAX_TRANSFERS),
+                config.get(CoapConfig.BLOCKWISE_MAX_BYTES), sweep.compareTo(lifetime) < 0 ? sweep : lifetime);
     }
 
     /** The preferred block size in bytes. */

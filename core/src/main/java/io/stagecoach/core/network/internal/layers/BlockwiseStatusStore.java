@@ -1,8 +1,8 @@
 package io.stagecoach.core.network.internal.layers;
 
 import io.stagecoach.core.network.internal.PeriodicSweep;
+import io.stagecoach.core.network.internal.Source;
 import io.stagecoach.elements.time.Scheduler;
-import java.net.InetSocketAddress;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -10,26 +10,31 @@ import java.util.Map;
 
 /**
  * The server-side state of block-wise transfers: uploads being reassembled and representations
- * cached for Block2 follow-ups, keyed by {@link TransferKey}. Bounded in two ways:
+ * cached for Block2 follow-ups, keyed by {@link TransferKey}. Bounded three ways:
  * <ul>
- *   <li><b>count</b>: at most {@code maxPerPeer} per peer and {@code maxTotal} in all. An upload
- *       beyond a cap is refused (the caller answers 5.03); a download beyond it evicts the least
- *       recently used entry of that peer, or of all peers.</li>
+ *   <li><b>count</b>: at most {@code maxPerSource} per source (IPv4 address, IPv6 /64: one host
+ *       gains nothing by rotating ports) and {@code maxTotal} in all. A transfer beyond a cap
+ *       evicts the least recently used one of that source, or of all sources: a full store never
+ *       refuses a newcomer, and a flooding source evicts its own transfers first.</li>
+ *   <li><b>bytes</b>: the bodies held (reassembled uploads as they grow, cached representations)
+ *       count against {@code maxBytes}; beyond it the least recently used transfers go.</li>
  *   <li><b>time</b>: an entry idle for {@code lifetime} is dropped by one periodic sweep on the
  *       endpoint's scheduler (no timer per transfer, Lanter 2013 §5.4). The sweep runs only while
  *       the store holds something and stops itself when it is empty.</li>
  * </ul>
- * Thread-safe: one monitor; every operation is short.
+ * Thread-safe: one monitor; every operation is short except an eviction scan.
  */
 final class BlockwiseStatusStore {
 
-    /** One transfer's state and when it was last used. */
+    /** One transfer's state, its size and when it was last used. */
     private static final class Entry {
         final Object status;
+        long bytes;
         long lastUsedNanos;
 
-        Entry(Object status, long now) {
+        Entry(Object status, long bytes, long now) {
             this.status = status;
+            this.bytes = bytes;
             this.lastUsedNanos = now;
         }
     }
@@ -38,8 +43,10 @@ final class BlockwiseStatusStore {
     private final long lifetimeNanos;
     // access order: iteration starts at the least recently used entry
     private final LinkedHashMap<TransferKey, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
-    private final Map<InetSocketAddress, Integer> perPeer = new HashMap<>();
+    private final Map<Source, Integer> perSource = new HashMap<>();
     private final PeriodicSweep sweep = new PeriodicSweep("blockwise sweep", this::sweep);
+    private long bytes;
+    private long evictions;
     private boolean sweeping;
 
     BlockwiseStatusStore(BlockwiseSettings settings) {
@@ -62,25 +69,27 @@ final class BlockwiseStatusStore {
     }
 
     /**
-     * Stores {@code status} under {@code key}, replacing what was there.
+     * Stores {@code status} (holding {@code size} bytes) under {@code key}, replacing what was
+     * there, and evicts the least recently used transfers of the same source, or of all, until
+     * every bound holds again.
      *
-     * @param evict whether to make room by evicting the least recently used entries; without it a
-     *        full store refuses
-     * @return {@code false} when refused
+     * @return {@code false} when {@code size} alone exceeds the byte budget (nothing stored)
      */
-    synchronized boolean put(TransferKey key, Object status, long now, boolean evict, Scheduler scheduler) {
-        if (entries.remove(key) != null) {
-            decrement(key.peer());
+    synchronized boolean put(TransferKey key, Object status, long size, long now, Scheduler scheduler) {
+        remove(key);
+        if (size > settings.maxBytes()) {
+            return false;
         }
-        int peerCount = perPeer.getOrDefault(key.peer(), 0);
-        if (peerCount >= settings.maxPerPeer() || entries.size() >= settings.maxTotal()) {
-            if (!evict) {
-                return false;
-            }
-            evictFor(key.peer(), peerCount >= settings.maxPerPeer());
+        Source source = key.source();
+        while (perSource.getOrDefault(source, 0) >= settings.maxPerSource()) {
+            evictLeastRecentlyUsed(source);
         }
-        entries.put(key, new Entry(status, now));
-        perPeer.merge(key.peer(), 1, Integer::sum);
+        while (entries.size() >= settings.maxTotal() || bytes + size > settings.maxBytes()) {
+            evictLeastRecentlyUsed(null);
+        }
+        entries.put(key, new Entry(status, size, now));
+        perSource.merge(source, 1, Integer::sum);
+        bytes += size;
         if (!sweeping) {
             sweeping = true;
             sweep.start(scheduler, settings.sweepInterval());
@@ -88,10 +97,34 @@ final class BlockwiseStatusStore {
         return true;
     }
 
+    /**
+     * The transfer under {@code key} now holds {@code size} bytes (an upload grew); evicts other
+     * transfers when the budget is exceeded.
+     *
+     * @return {@code false} when {@code size} alone exceeds the budget: the transfer was dropped
+     */
+    synchronized boolean resize(TransferKey key, long size) {
+        Entry e = entries.get(key);
+        if (e == null) {
+            return false;
+        }
+        if (size > settings.maxBytes()) {
+            remove(key);
+            return false;
+        }
+        bytes += size - e.bytes;
+        e.bytes = size;
+        while (bytes > settings.maxBytes()) {
+            evictLeastRecentlyUsedOtherThan(key);
+        }
+        return true;
+    }
+
     /** Removes the entry under {@code key}, if any. */
     synchronized void remove(TransferKey key) {
-        if (entries.remove(key) != null) {
-            decrement(key.peer());
+        Entry e = entries.remove(key);
+        if (e != null) {
+            forget(key, e);
         }
     }
 
@@ -100,22 +133,49 @@ final class BlockwiseStatusStore {
         return entries.size();
     }
 
-    /** Drops everything and stops the sweep (endpoint destroyed). */
+    /** Bytes of bodies held now. */
+    synchronized long bytes() {
+        return bytes;
+    }
+
+    /** Transfers evicted to make room so far. */
+    synchronized long evictions() {
+        return evictions;
+    }
+
+    /** Drops everything and stops the sweep (endpoint stopped). */
     synchronized void clear() {
         entries.clear();
-        perPeer.clear();
+        perSource.clear();
+        bytes = 0;
         stopSweep();
     }
 
-    private void evictFor(InetSocketAddress peer, boolean samePeer) {
+    /** Evicts the least recently used entry of {@code source}, or of all when {@code null}. */
+    private void evictLeastRecentlyUsed(Source source) {
         for (Iterator<Map.Entry<TransferKey, Entry>> it = entries.entrySet().iterator(); it.hasNext();) {
-            TransferKey k = it.next().getKey();
-            if (!samePeer || k.peer().equals(peer)) {
+            Map.Entry<TransferKey, Entry> e = it.next();
+            if (source == null || e.getKey().source().equals(source)) {
                 it.remove();
-                decrement(k.peer());
+                forget(e.getKey(), e.getValue());
+                evictions++;
                 return;
             }
         }
+        throw new IllegalStateException("nothing to evict for " + source); // counts and entries disagree
+    }
+
+    private void evictLeastRecentlyUsedOtherThan(TransferKey keep) {
+        for (Iterator<Map.Entry<TransferKey, Entry>> it = entries.entrySet().iterator(); it.hasNext();) {
+            Map.Entry<TransferKey, Entry> e = it.next();
+            if (!e.getKey().equals(keep)) {
+                it.remove();
+                forget(e.getKey(), e.getValue());
+                evictions++;
+                return;
+            }
+        }
+        throw new IllegalStateException("byte budget exceeded by " + keep + " alone");
     }
 
     private synchronized void sweep(long now) {
@@ -123,7 +183,7 @@ final class BlockwiseStatusStore {
             Map.Entry<TransferKey, Entry> e = it.next();
             if (now - e.getValue().lastUsedNanos > lifetimeNanos) {
                 it.remove();
-                decrement(e.getKey().peer());
+                forget(e.getKey(), e.getValue());
             }
         }
         if (entries.isEmpty()) {
@@ -138,7 +198,8 @@ final class BlockwiseStatusStore {
         }
     }
 
-    private void decrement(InetSocketAddress peer) {
-        perPeer.computeIfPresent(peer, (p, n) -> n <= 1 ? null : n - 1);
+    private void forget(TransferKey key, Entry e) {
+        bytes -= e.bytes;
+        perSource.computeIfPresent(key.source(), (p, n) -> n <= 1 ? null : n - 1);
     }
 }

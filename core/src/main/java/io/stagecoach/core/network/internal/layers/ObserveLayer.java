@@ -31,8 +31,9 @@ import java.util.concurrent.atomic.LongAdder;
  * Notifications are later responses on the same exchange:
  * <ul>
  *   <li>one older than the last sent (a handler run that finished late) is dropped (§4.4);</li>
- *   <li>type: the relation's (CON or NON), but CON every OBSERVE_CON_EVERY notifications and at
- *       least every OBSERVE_CON_INTERVAL (§4.5);</li>
+ *   <li>type: the relation's (CON or NON), but CON after OBSERVE_MAX_NON NON notifications, at
+ *       least every OBSERVE_CON_INTERVAL (§4.5), and always while the observer's address is not
+ *       verified (RFC 7252 §11.3: its ACK verifies it);</li>
  *   <li>while a CON notification is unacknowledged, a newer one replaces the pending one: the
  *       next retransmission sends the freshest state with the old retransmission state, and
  *       whatever is still unsent goes out when the ACK arrives (§4.5.2);</li>
@@ -53,7 +54,7 @@ public final class ObserveLayer extends AbstractLayer {
     static final int KEEP_MIDS = 4;
 
     private final ExchangeStore store;
-    private final int conEvery;
+    private final int maxNon;
     private final long conIntervalNanos;
     private final int maxMessageSize;
     private final ConcurrentHashMap<ExchangeStore.TokenKey, ObserveRelation> relations = new ConcurrentHashMap<>();
@@ -64,7 +65,7 @@ public final class ObserveLayer extends AbstractLayer {
 
     public ObserveLayer(Configuration config, ExchangeStore store) {
         this.store = store;
-        this.conEvery = config.get(CoapConfig.OBSERVE_CON_EVERY);
+        this.maxNon = config.get(CoapConfig.OBSERVE_MAX_NON);
         this.conIntervalNanos = config.get(CoapConfig.OBSERVE_CON_INTERVAL).toNanos();
         this.maxMessageSize = config.get(CoapConfig.BLOCKWISE_MAX_MESSAGE_SIZE);
     }
@@ -188,8 +189,12 @@ public final class ObserveLayer extends AbstractLayer {
     private void send(LayerContext ctx, Exchange exchange, ObserveRelation rel, Response r, boolean notification) {
         long now = ctx.services().scheduler().nanoTime();
         Type type = notification ? rel.notificationType() : Type.CON;
-        if (type == Type.NON && (rel.sinceCon + 1 >= conEvery || now - rel.lastConNanos >= conIntervalNanos)) {
-            type = Type.CON; // learn now and then that the client is still interested (§4.5)
+        if (type == Type.NON && (rel.sinceCon >= maxNon || now - rel.lastConNanos >= conIntervalNanos
+                || !ctx.services().isAddressVerified(exchange.peer().peer()))) {
+            // Learn now and then that the client is still interested (§4.5); to an address not
+            // verified yet, always: its ACK proves the notifications reach who asked (RFC 7252
+            // §11.3), a spoofed victim's silence ends the relation.
+            type = Type.CON;
         }
         if (type == Type.CON) {
             rel.sinceCon = 0;

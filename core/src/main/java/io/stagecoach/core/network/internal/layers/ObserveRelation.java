@@ -106,7 +106,7 @@ public final class ObserveRelation {
 
     /**
      * Message type of the following notifications: CON (the default) or NON. A NON relation still
-     * sends a CON notification every OBSERVE_CON_EVERY notifications and OBSERVE_CON_INTERVAL
+     * sends a CON notification after OBSERVE_MAX_NON NON ones and every OBSERVE_CON_INTERVAL
      * (RFC 7641 §4.5).
      */
     public void setNotificationType(Type type) {

@@ -9,6 +9,8 @@ import io.stagecoach.core.coap.Type;
 import io.stagecoach.core.config.CoapConfig;
 import io.stagecoach.core.network.EndpointCounters.Counter;
 import io.stagecoach.core.network.Exchange;
+import io.stagecoach.core.network.internal.Overload;
+import io.stagecoach.core.network.internal.Source;
 import io.stagecoach.core.network.ExchangeRejectedException;
 import io.stagecoach.core.network.ExchangeTimeoutException;
 import io.stagecoach.core.network.internal.cc.CongestionControl;
@@ -64,6 +66,8 @@ public final class ReliabilityLayer extends AbstractLayer {
     private final CongestionControl congestion;
     private final PeerStateMap<InetSocketAddress, PeerCongestionState> peers;
     private final NstartGate nstart;
+    private final PendingResponses pending;
+    private final long overloadMaxAge;
 
     /**
      * @param peers the per-peer congestion state; the endpoint keeps it to forget a peer on
@@ -81,6 +85,9 @@ public final class ReliabilityLayer extends AbstractLayer {
         this.congestion = CongestionControl.of(config.get(CoapConfig.CONGESTION_CONTROL), settings);
         this.peers = peers;
         this.nstart = new NstartGate(config.get(CoapConfig.NSTART));
+        this.pending = new PendingResponses(config.get(CoapConfig.SEPARATE_MAX_PENDING),
+                config.get(CoapConfig.SEPARATE_MAX_PENDING_PER_SOURCE));
+        this.overloadMaxAge = Overload.maxAgeSeconds(config);
     }
 
     // ---------------------------------------------------------------- client side
@@ -141,6 +148,10 @@ public final class ReliabilityLayer extends AbstractLayer {
         }
         if (message.type() == Type.ACK) {
             stopRetransmission(ctx, s, true);
+            if (!exchange.isLocal()) {
+                // It answered the MID of our Confirmable message: it receives at its address.
+                ctx.services().addressVerified(exchange.peer().peer());
+            }
             if (exchange.isLocal()) {
                 // An empty ACK ends the outstanding interaction (RFC 7252 §4.7); the response follows.
                 releaseNstart(ctx, exchange, s);
@@ -160,8 +171,22 @@ public final class ReliabilityLayer extends AbstractLayer {
     @Override
     public void receiveRequest(LayerContext ctx, Exchange exchange, Request request) {
         ctx.receiveRequest(exchange, request);
-        if (request.type() != Type.CON || exchange.isComplete()) {
+        if (exchange.isComplete() || exchange.currentResponse() != null) {
             return; // answered synchronously (the common case): no State was needed
+        }
+        // The handler answers later: the exchange, its timers and its dedup entry stay meanwhile.
+        Source source = Source.of(exchange.peer().peer());
+        if (!pending.tryAcquire(source)) {
+            ctx.services().limitExceeded(exchange.peer().peer(), "too many requests awaiting a separate response");
+            // piggybacked (or NON); the handler's late answer then finds the exchange complete
+            sendResponse(ctx, exchange, Overload.serviceUnavailable(request, overloadMaxAge)
+                    .peer(exchange.peer()).build());
+            exchange.complete();
+            return;
+        }
+        exchange.whenComplete(() -> pending.release(source));
+        if (request.type() != Type.CON) {
+            return;
         }
         State s = state(exchange);
         if (!s.requestAcked) {
@@ -328,6 +353,12 @@ public final class ReliabilityLayer extends AbstractLayer {
     /** An empty per-peer state map bounded by CONGESTION_PEER_CAPACITY (least recently used evicted). */
     public static PeerStateMap<InetSocketAddress, PeerCongestionState> newPeerStates(Configuration config) {
         return new PeerStateMap<>(config.get(CoapConfig.CONGESTION_PEER_CAPACITY));
+    }
+
+    /** Registers the gauge {@code reliability.pending_responses}. */
+    @Override
+    public void start(LayerContext ctx) {
+        ctx.services().counters().gauge("reliability.pending_responses", pending::size);
     }
 
     /** Peers with outstanding or queued CON requests (for tests and statistics). */

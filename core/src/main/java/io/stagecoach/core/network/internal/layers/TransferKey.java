@@ -1,5 +1,8 @@
 package io.stagecoach.core.network.internal.layers;
 
+import io.stagecoach.core.network.internal.PeerHashing;
+import io.stagecoach.core.network.internal.Source;
+
 import io.stagecoach.core.coap.Code;
 import io.stagecoach.core.coap.OptionSet;
 import io.stagecoach.core.coap.Request;
@@ -15,7 +18,41 @@ import java.util.HexFormat;
  * of the same peer to the same resource therefore share state; Request-Tag separates uploads, and
  * an ETag tells a client when a download changed under it.
  */
-record TransferKey(InetSocketAddress peer, boolean upload, Code method, String target, String tags) {
+record TransferKey(InetSocketAddress peer, boolean upload, Code method, String target, String tags)
+        implements Comparable<TransferKey> {
+
+    /** The source this transfer's state is counted against. */
+    Source source() {
+        return Source.of(peer);
+    }
+
+    /** Keyed on the peer and the attacker-chosen target, so that colliding keys cannot be made. */
+    @Override
+    public int hashCode() {
+        return PeerHashing.hash((long) PeerHashing.hash(peer) << 32 ^ (target.hashCode() * 31L + tags.hashCode()) ^ (upload ? 1 : 0))
+                + method.value();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof TransferKey k && k.upload == upload && k.method.equals(method) && k.peer.equals(peer)
+                && k.target.equals(target) && k.tags.equals(tags);
+    }
+
+    @Override
+    public int compareTo(TransferKey o) {
+        int c = PeerHashing.compare(peer, o.peer);
+        if (c == 0) {
+            c = Boolean.compare(upload, o.upload);
+        }
+        if (c == 0) {
+            c = Integer.compare(method.value(), o.method.value());
+        }
+        if (c == 0) {
+            c = target.compareTo(o.target);
+        }
+        return c != 0 ? c : tags.compareTo(o.tags);
+    }
 
     static TransferKey upload(InetSocketAddress peer, Request request) {
         return of(peer, true, request);

@@ -73,7 +73,7 @@ class DeduplicationStoreConcurrencyTest {
     @Test
     void concurrentInsertCompleteAndSweepKeepCountsExact() throws Exception {
         DeduplicationStore s = DeduplicationStore.builder().mode(DeduplicationMode.STRICT).segments(4)
-                .maxEntriesPerPeer(1_000).clock(() -> T0).build();
+                .maxEntriesPerSource(1_000).clock(() -> T0).build();
         int peersPerThread = 50;
         runConcurrently(t -> {
             for (int p = 0; p < peersPerThread; p++) {
@@ -89,10 +89,10 @@ class DeduplicationStoreConcurrencyTest {
         });
         assertEquals(THREADS * peersPerThread * 1_000, s.size(), "1,000 per peer (cap), 200 overloaded each");
         assertEquals(THREADS * peersPerThread * 200, s.statistics().overloads());
-        assertEquals(THREADS * peersPerThread, s.peers());
+        assertEquals(THREADS * peersPerThread, s.sources());
         assertEquals(THREADS * peersPerThread * 1_000, s.sweep(T0 + 145 * 1_000_000_000L));
         assertEquals(0, s.size());
-        assertEquals(0, s.peers());
+        assertEquals(0, s.sources());
         assertEquals(0, s.estimatedBytes(), "every entry and reply given back");
     }
 }

@@ -88,7 +88,7 @@ class DeduplicationStoreModelTest {
         }
         s.sweep(now + 300 * SECOND);
         assertEquals(0, s.size());
-        assertEquals(0, s.peers());
+        assertEquals(0, s.sources());
         assertEquals(0, s.estimatedBytes(), "every entry and reply given back");
     }
 }

@@ -66,7 +66,7 @@ class DeduplicationStoreTest {
         assertEquals(Status.NEW, s.lookupOrInsert(PEER, 2, true, false, T0).status());
         assertEquals(Status.IN_FLIGHT, s.lookupOrInsert(PEER_V6, 1, true, false, T0).status());
         assertEquals(4, s.size());
-        assertEquals(3, s.peers());
+        assertEquals(2, s.sources(), "two ports of one host are one source; IPv6 another");
     }
 
     @Test
@@ -85,7 +85,7 @@ class DeduplicationStoreTest {
         assertEquals(Status.DONE, s.lookupOrInsert(PEER, 10, true, true, T0 + 247 * SECOND - 1).status());
         assertEquals(2, s.sweep(T0 + 247 * SECOND), "both CON entries expire at 247 s");
         assertEquals(0, s.size());
-        assertEquals(0, s.peers(), "no per-peer count left behind");
+        assertEquals(0, s.sources(), "no per-peer count left behind");
         assertEquals(4, s.statistics().swept());
         assertEquals(Status.NEW, s.lookupOrInsert(PEER, 10, true, true, T0 + 247 * SECOND).status());
     }
@@ -160,74 +160,96 @@ class DeduplicationStoreTest {
         assertTrue(s.forget(PEER_V6, 9));
         assertFalse(s.forget(PEER, 9));
         assertEquals(0, s.size());
-        assertEquals(0, s.peers());
+        assertEquals(0, s.sources());
         assertEquals(Status.NEW, s.lookupOrInsert(PEER, 9, true, false, T0).status());
     }
 
     @Test
-    void totalCapAnswersOverloaded() {
-        DeduplicationStore s = DeduplicationStore.builder().mode(DeduplicationMode.STRICT).maxEntries(3)
+    void aFullStoreEvictsTheOldestEntriesOfItsHeaviestSource() {
+        DeduplicationStore s = DeduplicationStore.builder().mode(DeduplicationMode.STRICT).maxEntries(20)
                 .clock(() -> T0).build();
-        for (int mid = 0; mid < 3; mid++) {
-            assertEquals(Status.NEW, s.lookupOrInsert(new InetSocketAddress("10.0.0." + mid, 5683), mid, true, false, T0)
-                    .status());
+        InetSocketAddress heavy = new InetSocketAddress("10.0.0.66", 40000);
+        for (int mid = 0; mid < 16; mid++) { // 16 entries, expiring one second apart: mid 0 oldest
+            assertEquals(Status.NEW, s.lookupOrInsert(heavy, mid, true, false, T0 + mid * SECOND).status());
         }
-        assertEquals(Status.OVERLOADED, s.lookupOrInsert(PEER, 100, true, false, T0).status());
-        assertEquals(Status.OVERLOADED, s.lookupOrInsert(PEER_V6, 100, true, false, T0).status());
-        assertEquals(Status.IN_FLIGHT, s.lookupOrInsert(new InetSocketAddress("10.0.0.0", 5683), 0, true, false, T0)
-                .status(), "a duplicate is still recognised when full");
-        assertEquals(2, s.statistics().overloads());
-        assertEquals(3, s.size());
-        s.sweep(T0 + 247 * SECOND);
-        assertEquals(Status.NEW, s.lookupOrInsert(PEER, 100, true, false, T0 + 247 * SECOND).status());
+        for (int h = 0; h < 4; h++) {
+            assertEquals(Status.NEW, s.lookupOrInsert(new InetSocketAddress("10.0.1." + h, 5683), 1, true, false,
+                    T0 + 20 * SECOND).status());
+        }
+        assertEquals(20, s.size(), "full");
+        assertEquals(Status.NEW, s.lookupOrInsert(PEER, 100, true, false, T0 + 21 * SECOND).status(),
+                "a newcomer is remembered, not refused");
+        assertEquals(2, s.evictions(), "an eighth of the heaviest source's 16 entries");
+        assertEquals(Status.NEW, s.lookupOrInsert(heavy, 0, true, false, T0 + 22 * SECOND).status(),
+                "its oldest entry went first");
+        assertEquals(Status.IN_FLIGHT, s.lookupOrInsert(heavy, 15, true, false, T0 + 22 * SECOND).status(),
+                "its newest stayed");
+        for (int h = 0; h < 4; h++) {
+            assertEquals(Status.IN_FLIGHT, s.lookupOrInsert(new InetSocketAddress("10.0.1." + h, 5683), 1, true, false,
+                    T0 + 22 * SECOND).status(), "the light sources kept everything");
+        }
+        assertEquals(0, s.statistics().overloads());
+    }
+
+    @Test
+    void aFullStoreEvictsAnIpv6SourceAsWell() {
+        DeduplicationStore s = DeduplicationStore.builder().mode(DeduplicationMode.STRICT).maxEntries(10)
+                .clock(() -> T0).build();
+        for (int i = 0; i < 10; i++) { // ten addresses of one /64, different ports: one source
+            InetSocketAddress p = new InetSocketAddress("2001:db8:0:1::" + Integer.toHexString(i + 1), 5000 + i);
+            assertEquals(Status.NEW, s.lookupOrInsert(p, 1, true, false, T0 + i * SECOND).status());
+        }
+        assertEquals(1, s.sources());
+        assertEquals(Status.NEW, s.lookupOrInsert(PEER, 1, true, false, T0 + 20 * SECOND).status());
+        assertEquals(10, s.size());
+        assertEquals(1, s.evictions());
     }
 
     /**
-     * Byte budget: with 2,000 bytes, IPv4 entries (33 B) with 200-byte replies
-     * (216 B arrays) are refused after 8; IPv6 entries (88 B) without replies after 22; the
-     * estimate returns to 0 when everything is swept.
+     * Byte budget: with 2,000 bytes, IPv4 entries (33 B) with 200-byte replies (216 B arrays):
+     * the 9th would pass 2,000, so the source's oldest entry makes room; IPv6 entries (88 B)
+     * without replies stay at 22. The estimate returns to 0 when everything is swept.
      */
     @Test
     void byteBudgetCountsRepliesAndIpv6Entries() {
         DeduplicationStore s = DeduplicationStore.builder().mode(DeduplicationMode.STRICT).maxBytes(2_000)
                 .clock(() -> T0).build();
         byte[] big = new byte[200];
-        int admitted = 0;
         for (int mid = 0; mid < 100; mid++) {
-            if (s.lookupOrInsert(PEER, mid, true, false, T0).status() != Status.NEW) {
-                break;
-            }
+            assertEquals(Status.NEW, s.lookupOrInsert(PEER, mid, true, false, T0).status());
             assertTrue(s.complete(PEER, mid, big));
-            admitted++;
+            assertTrue(s.estimatedBytes() <= 2_000 + 216, "within the budget (plus the reply just stored)");
         }
-        assertEquals(8, admitted, "8 × (33 + 216) = 1,992 bytes; a 9th entry would pass 2,000");
-        assertEquals(8 * (33 + 216), s.estimatedBytes());
+        assertEquals(8, s.size(), "8 × (33 + 216) = 1,992 bytes fit at a time");
+        assertTrue(s.evictions() >= 92);
         s.sweep(T0 + 248 * SECOND);
         assertEquals(0, s.estimatedBytes());
         assertEquals(0, s.size());
 
-        int v6 = 0;
-        while (s.lookupOrInsert(PEER_V6, v6, true, false, T0 + 248 * SECOND).status() == Status.NEW) {
-            v6++;
+        for (int v6 = 0; v6 < 100; v6++) {
+            assertEquals(Status.NEW, s.lookupOrInsert(PEER_V6, v6, true, false, T0 + 248 * SECOND).status());
         }
-        assertEquals(22, v6, "22 × 88 = 1,936 bytes");
+        assertEquals(22, s.size(), "22 × 88 = 1,936 bytes");
         s.sweep(T0 + 2 * 248 * SECOND);
         assertEquals(0, s.estimatedBytes());
     }
 
     @Test
-    void perPeerCapLeavesOtherPeersServed() {
-        DeduplicationStore s = DeduplicationStore.builder().mode(DeduplicationMode.STRICT).maxEntriesPerPeer(2)
+    void perSourceCapCoversEveryPortOfTheHostAndLeavesOtherSourcesServed() {
+        DeduplicationStore s = DeduplicationStore.builder().mode(DeduplicationMode.STRICT).maxEntriesPerSource(2)
                 .clock(() -> T0).build();
         for (InetSocketAddress p : new InetSocketAddress[] {PEER, PEER_V6}) {
             assertEquals(Status.NEW, s.lookupOrInsert(p, 1, true, false, T0).status());
             assertEquals(Status.NEW, s.lookupOrInsert(p, 2, true, false, T0).status());
             assertEquals(Status.OVERLOADED, s.lookupOrInsert(p, 3, true, false, T0).status());
         }
-        assertEquals(Status.NEW, s.lookupOrInsert(OTHER_PORT, 3, true, false, T0).status());
+        assertEquals(Status.OVERLOADED, s.lookupOrInsert(OTHER_PORT, 3, true, false, T0).status(),
+                "another port of the same host shares its budget");
+        assertEquals(Status.NEW, s.lookupOrInsert(new InetSocketAddress("192.0.2.99", 5683), 3, true, false, T0)
+                .status(), "another host is served");
         assertTrue(s.forget(PEER, 1));
         assertEquals(Status.NEW, s.lookupOrInsert(PEER, 3, true, false, T0).status(), "room again after forget");
-        assertEquals(2, s.statistics().overloads());
+        assertEquals(3, s.statistics().overloads());
     }
 
     @Test
@@ -241,11 +263,11 @@ class DeduplicationStoreTest {
             }
         }
         assertEquals(10_000, s.size());
-        assertEquals(100, s.peers());
+        assertEquals(100, s.sources());
         assertTrue(s.capacity() > before);
         assertEquals(10_000, s.sweep(T0 + 145 * SECOND));
         assertEquals(0, s.size());
-        assertEquals(0, s.peers());
+        assertEquals(0, s.sources());
         assertEquals(before, s.capacity(), "tables back to their initial size");
     }
 
@@ -276,7 +298,7 @@ class DeduplicationStoreTest {
         assertThrows(IllegalArgumentException.class, () -> s.start(new VirtualClock(), Duration.ZERO));
         assertThrows(IllegalArgumentException.class, () -> DeduplicationStore.builder().segments(3).build());
         assertThrows(IllegalArgumentException.class, () -> DeduplicationStore.builder().maxEntries(0).build());
-        assertThrows(IllegalArgumentException.class, () -> DeduplicationStore.builder().maxEntriesPerPeer(0).build());
+        assertThrows(IllegalArgumentException.class, () -> DeduplicationStore.builder().maxEntriesPerSource(0).build());
         assertThrows(IllegalArgumentException.class,
                 () -> DeduplicationStore.builder().exchangeLifetime(Duration.ZERO).build());
     }
