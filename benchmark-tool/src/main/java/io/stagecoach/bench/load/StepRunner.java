@@ -102,7 +102,7 @@ public final class StepRunner {
             }
             threads.joinAll(Duration.ofSeconds(2));
             // The rest of the cool-down is a pause so that the server settles before the next step.
-            clock.sleepUntil(pauseEnd);
+            clock.sleepUntil(pauseEnd, StepListener.Phase.COOLDOWN, () -> progress(loops));
         }
     }
 
@@ -167,7 +167,7 @@ public final class StepRunner {
         LoopCounters.Snapshot last = totals(loops);
         while (true) {
             long now = clock.nanoTime();
-            clock.sleepUntil(Math.min(end, now + TICK_NANOS));
+            clock.sleepUntil(Math.min(end, now + TICK_NANOS), phase, () -> progress(loops));
             checkLoops(loops);
             now = clock.nanoTime();
             LoopCounters.Snapshot current = totals(loops);
@@ -196,6 +196,11 @@ public final class StepRunner {
         for (EventLoop loop : loops) {
             into.add(loop.recorder().getIntervalHistogram());
         }
+    }
+
+    private static StepProgress progress(List<EventLoop> loops) {
+        LoopCounters.Snapshot s = totals(loops);
+        return new StepProgress(s.sent(), s.completed(), s.errors(), s.timeouts(), s.retransmissions());
     }
 
     private static LoopCounters.Snapshot totals(List<EventLoop> loops) {

@@ -45,7 +45,7 @@ class StepRunnerTest {
     @Test
     void tenClientsAgainstTheEchoServerComplete() throws Exception {
         try (EchoServer echo = EchoServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
-            EventPacedClock clock = new EventPacedClock(() -> Window.atLeast(200, "echo answers", echo::answered));
+            EventPacedClock clock = EventPacedClock.onEvents(() -> Window.atLeast(200, "echo answers", echo::answered));
             LoadSpec s = spec(echo.address().getPort(), NEVER, Duration.ofSeconds(1));
             StepResult r = new StepRunner(s, echo.address(), clock).run(10, StepListener.NONE);
             echo.close(); // joins the echo thread: it counts an answer just after sending it
@@ -66,7 +66,7 @@ class StepRunnerTest {
     @Test
     void postAndNonRequestsAreAnsweredAndWarmUpAnswersAreNotCounted() throws Exception {
         try (EchoServer echo = EchoServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
-            EventPacedClock clock = new EventPacedClock(() -> Window.atLeast(20, "echo answers", echo::answered));
+            EventPacedClock clock = EventPacedClock.onEvents(() -> Window.atLeast(20, "echo answers", echo::answered));
             LoadSpec post = spec(echo.address().getPort(), NEVER, Duration.ofMillis(300))
                     .withTimes(Duration.ofMillis(200), Duration.ofMillis(300), Duration.ZERO)
                     .withRequest("post", 32, true);
@@ -95,7 +95,7 @@ class StepRunnerTest {
         // Every request times out after 200 ms and the client then sends the next one (no
         // retransmission). The window closes once the clients have sent 15 new requests in it.
         try (ScriptedPeer silent = ScriptedPeer.start(ScriptedPeer.SILENT)) {
-            EventPacedClock clock = new EventPacedClock(() -> Window.atLeast(15, "new requests", silent::requests));
+            EventPacedClock clock = EventPacedClock.onEvents(() -> Window.atLeast(15, "new requests", silent::requests));
             LoadSpec s = spec(silent.address().getPort(), Duration.ofMillis(200), Duration.ofSeconds(1));
             long begin = System.nanoTime();
             StepResult r = new StepRunner(s, silent.address(), clock).run(5, StepListener.NONE);
@@ -117,7 +117,7 @@ class StepRunnerTest {
     @Test
     void retransmittingClientsCompleteAgainstAServerThatLosesEveryFirstCopy() throws Exception {
         try (ScriptedPeer lossy = ScriptedPeer.start(ScriptedPeer.DROP_FIRST_COPY)) {
-            EventPacedClock clock = new EventPacedClock(() -> Window.atLeast(20, "answers to retransmissions",
+            EventPacedClock clock = EventPacedClock.onEvents(() -> Window.atLeast(20, "answers to retransmissions",
                     lossy::answered));
             LoadSpec s = spec(lossy.address().getPort(), NEVER, Duration.ofSeconds(1))
                     .withRetransmit(Duration.ofMillis(20));
@@ -140,7 +140,7 @@ class StepRunnerTest {
     @Test
     void withoutRetransmitTheSameLossIsATimeout() throws Exception {
         try (ScriptedPeer lossy = ScriptedPeer.start(ScriptedPeer.DROP_FIRST_COPY)) {
-            EventPacedClock clock = new EventPacedClock(() -> Window.atLeast(6, "new requests", lossy::requests));
+            EventPacedClock clock = EventPacedClock.onEvents(() -> Window.atLeast(6, "new requests", lossy::requests));
             LoadSpec s = spec(lossy.address().getPort(), Duration.ofMillis(200), Duration.ofMillis(600));
             StepResult r = new StepRunner(s, lossy.address(), clock).run(3, StepListener.NONE);
 
@@ -157,11 +157,9 @@ class StepRunnerTest {
         try (ScriptedPeer silent = ScriptedPeer.start(ScriptedPeer.SILENT)) {
             // Retransmissions at 10, 30, 70, 150 ms; the timeout at 300 ms ends each request. The
             // window closes once 6 new requests came and one request arrived in all 5 copies.
-            EventPacedClock clock = new EventPacedClock(() -> {
-                Window requests = Window.atLeast(6, "new requests", silent::requests);
-                return Window.of(requests.describe() + " and a request in 5 copies (most so far "
-                        + silent.mostCopies() + ")", () -> requests.reached() && silent.mostCopies() >= 5);
-            });
+            EventPacedClock clock = EventPacedClock.onEvents(() -> Window.all(
+                    Window.atLeast(6, "new requests", silent::requests),
+                    Window.of("a request in 5 copies", () -> silent.mostCopies() >= 5)));
             LoadSpec s = spec(silent.address().getPort(), Duration.ofMillis(300), Duration.ofSeconds(1))
                     .withRetransmit(Duration.ofMillis(10));
             StepResult r = new StepRunner(s, silent.address(), clock).run(3, StepListener.NONE);
@@ -191,7 +189,7 @@ class StepRunnerTest {
     @Test
     void emptyAckStopsRetransmission() throws Exception {
         try (ScriptedPeer acker = ScriptedPeer.start(ScriptedPeer.EMPTY_ACK)) {
-            EventPacedClock clock = new EventPacedClock(() -> Window.atLeast(6, "new requests", acker::requests));
+            EventPacedClock clock = EventPacedClock.onEvents(() -> Window.atLeast(6, "new requests", acker::requests));
             LoadSpec s = spec(acker.address().getPort(), Duration.ofSeconds(2), Duration.ofSeconds(1))
                     .withRetransmit(Duration.ofSeconds(1));
             StepResult r = new StepRunner(s, acker.address(), clock).run(3, StepListener.NONE);
