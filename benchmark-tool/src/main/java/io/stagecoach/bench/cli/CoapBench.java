@@ -4,6 +4,7 @@ import io.stagecoach.bench.cf.CaliforniumServer;
 import io.stagecoach.bench.dist.Slave;
 import io.stagecoach.bench.echo.EchoServer;
 import io.stagecoach.bench.load.NoAnswerException;
+import io.stagecoach.bench.load.StepClock;
 import io.stagecoach.bench.report.BenchReport;
 import io.stagecoach.bench.scenario.ScenarioMain;
 import io.stagecoach.bench.server.BenchServer;
@@ -28,6 +29,14 @@ public final class CoapBench {
 
     /** Runs a subcommand and returns the exit code (no System.exit, for tests). */
     public static int run(String[] args) throws Exception {
+        return run(args, StepClock.system());
+    }
+
+    /**
+     * As {@link #run(String[])}, the phases of a local run's steps timed on {@code clock} (tests
+     * pass a virtual one; the other subcommands run on the system clock).
+     */
+    public static int run(String[] args, StepClock clock) throws Exception {
         boolean help = args.length > 0 && (args[0].equals("-h") || args[0].equals("--help"));
         String sub = help ? "help" : args.length > 0 && !args[0].startsWith("-") ? args[0] : "run";
         String[] rest = sub.equals("run") ? args : Arrays.copyOfRange(args, 1, args.length);
@@ -64,7 +73,7 @@ public final class CoapBench {
                 }
                 case "run" -> {
                     BenchOptions o = BenchOptions.parse(rest);
-                    BenchReport r = LocalRun.run(o, o.load().uri().toString(), command, System.err);
+                    BenchReport r = LocalRun.run(o, o.load().uri().toString(), command, System.err, clock);
                     Outputs.write(r, o, System.out);
                     return 0;
                 }

@@ -1,6 +1,7 @@
 package io.stagecoach.bench.cli;
 
 import io.stagecoach.bench.load.NoAnswerException;
+import io.stagecoach.bench.load.StepClock;
 import io.stagecoach.bench.load.StepListener;
 import io.stagecoach.bench.load.StepResult;
 import io.stagecoach.bench.load.StepRunner;
@@ -30,8 +31,14 @@ public final class LocalRun {
      */
     public static BenchReport run(BenchOptions o, String name, String command, PrintStream progress)
             throws IOException, InterruptedException, NoAnswerException {
+        return run(o, name, command, progress, StepClock.system());
+    }
+
+    /** As {@link #run(BenchOptions, String, String, PrintStream)}, the steps' phases timed on {@code clock}. */
+    public static BenchReport run(BenchOptions o, String name, String command, PrintStream progress, StepClock clock)
+            throws IOException, InterruptedException, NoAnswerException {
         InetSocketAddress dest = o.load().uri().resolve();
-        StepRunner runner = new StepRunner(o.load(), dest);
+        StepRunner runner = new StepRunner(o.load(), dest, clock);
         Progress live = new Progress(o.quiet() ? new PrintStream(OutputStream.nullOutputStream()) : progress,
                 o.steps().size());
         HlogOutput hlog = o.hlog() == null ? null : new HlogOutput(o.hlog());

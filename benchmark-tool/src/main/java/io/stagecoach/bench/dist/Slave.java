@@ -1,6 +1,7 @@
 package io.stagecoach.bench.dist;
 
 import io.stagecoach.bench.load.LoadSpec;
+import io.stagecoach.bench.load.StepClock;
 import io.stagecoach.bench.load.StepListener;
 import io.stagecoach.bench.load.StepResult;
 import io.stagecoach.bench.load.StepRunner;
@@ -36,13 +37,21 @@ public final class Slave implements AutoCloseable {
     private volatile Socket session;
     private volatile boolean closed;
 
-    private Slave(ServerSocket server, boolean allowExec) {
+    private final StepClock clock;
+
+    private Slave(ServerSocket server, boolean allowExec, StepClock clock) {
         this.server = server;
         this.allowExec = allowExec;
+        this.clock = clock;
     }
 
     /** Listens on {@code address} (port 0 = any) and serves masters on a background thread. */
     public static Slave start(InetSocketAddress address, boolean allowExec) throws IOException {
+        return start(address, allowExec, StepClock.system());
+    }
+
+    /** As {@link #start(InetSocketAddress, boolean)}, the steps' phases timed on {@code clock}. */
+    public static Slave start(InetSocketAddress address, boolean allowExec, StepClock clock) throws IOException {
         ServerSocket ss = new ServerSocket();
         try {
             ss.bind(address);
@@ -50,7 +59,7 @@ public final class Slave implements AutoCloseable {
             ss.close();
             throw new IOException("slave cannot listen on " + address + ": " + e.getMessage(), e);
         }
-        Slave slave = new Slave(ss, allowExec);
+        Slave slave = new Slave(ss, allowExec, clock);
         slave.threads.newThread(slave::acceptLoop).start();
         return slave;
     }
@@ -117,7 +126,7 @@ public final class Slave implements AutoCloseable {
 
     private ControlProtocol.Line runStep(ControlProtocol.Line cmd) throws IOException, InterruptedException {
         LoadSpec spec = ControlProtocol.loadSpec(cmd);
-        StepRunner runner = new StepRunner(spec, spec.uri().resolve());
+        StepRunner runner = new StepRunner(spec, spec.uri().resolve(), clock);
         long late = waitUntil(cmd.getLong("start"));
         StepResult r = runner.run((int) cmd.getLong("concurrency"), StepListener.NONE);
         return ControlProtocol.result(r, late);

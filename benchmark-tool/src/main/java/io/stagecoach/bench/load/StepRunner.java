@@ -22,6 +22,9 @@ import org.HdrHistogram.Histogram;
  * <p>The measured window starts and ends by swapping the loops' interval recorders, so the
  * histogram holds exactly the answers received inside the window; answers to requests sent
  * during warm-up but received inside the window count (as in the papers' closed loop).
+ *
+ * <p>The phases are measured and waited out on a {@link StepClock}, the system clock unless a
+ * test passes a virtual one; the event loops always run in real time.
  */
 public final class StepRunner {
 
@@ -32,8 +35,15 @@ public final class StepRunner {
     private final RequestTemplate template;
     private final long highestMicros;
     private final SplittableRandom random = new SplittableRandom();
+    private final StepClock clock;
 
     public StepRunner(LoadSpec spec, InetSocketAddress destination) {
+        this(spec, destination, StepClock.system());
+    }
+
+    /** A runner whose phases are timed on {@code clock} (tests: a virtual clock). */
+    public StepRunner(LoadSpec spec, InetSocketAddress destination, StepClock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
         this.spec = Objects.requireNonNull(spec, "spec");
         this.destination = Objects.requireNonNull(destination, "destination");
         if (destination.isUnresolved()) {
@@ -71,6 +81,8 @@ public final class StepRunner {
             }
             return measure(concurrency, loops, listener);
         } finally {
+            // The loops drain on their own (real) time; the cool-down's pause is on the step clock.
+            long pauseEnd = clock.nanoTime() + spec.cooldown().toNanos();
             long coolEnd = System.nanoTime() + spec.cooldown().toNanos();
             long joinDeadline = coolEnd + TimeUnit.SECONDS.toNanos(2);
             for (EventLoop loop : loops) {
@@ -90,10 +102,7 @@ public final class StepRunner {
             }
             threads.joinAll(Duration.ofSeconds(2));
             // The rest of the cool-down is a pause so that the server settles before the next step.
-            long rest = coolEnd - System.nanoTime();
-            if (rest > 0) {
-                TimeUnit.NANOSECONDS.sleep(rest);
-            }
+            clock.sleepUntil(pauseEnd, StepListener.Phase.COOLDOWN, () -> progress(loops));
         }
     }
 
@@ -136,10 +145,10 @@ public final class StepRunner {
         // an answer counted in the histogram are never cut off.
         LoopCounters.Snapshot start = totals(loops);
         drainInto(loops, scratch);
-        long startNanos = System.nanoTime();
+        long startNanos = clock.nanoTime();
         runPhase(StepListener.Phase.MEASURE, spec.duration().toNanos(), concurrency, loops, listener, step, scratch);
         LoopCounters.Snapshot end = totals(loops);
-        long endNanos = System.nanoTime();
+        long endNanos = clock.nanoTime();
         LoopCounters.Snapshot window = end.minus(start);
         return StepResult.of(concurrency, (endNanos - startNanos) / 1e9, window.timeouts(), window.errors(), step)
                 .withUnavailable(window.unavailable()).withRetransmissions(window.retransmissions());
@@ -151,19 +160,16 @@ public final class StepRunner {
      */
     private void runPhase(StepListener.Phase phase, long lengthNanos, int concurrency, List<EventLoop> loops,
             StepListener listener, Histogram step, Histogram scratch) throws IOException, InterruptedException {
-        long begin = System.nanoTime();
+        long begin = clock.nanoTime();
         long end = begin + lengthNanos;
         long lastNanos = begin;
         long lastEpochMs = System.currentTimeMillis();
         LoopCounters.Snapshot last = totals(loops);
         while (true) {
-            long now = System.nanoTime();
-            long wake = Math.min(end, now + TICK_NANOS);
-            if (wake - now > 0) {
-                TimeUnit.NANOSECONDS.sleep(wake - now);
-            }
+            long now = clock.nanoTime();
+            clock.sleepUntil(Math.min(end, now + TICK_NANOS), phase, () -> progress(loops));
             checkLoops(loops);
-            now = System.nanoTime();
+            now = clock.nanoTime();
             LoopCounters.Snapshot current = totals(loops);
             double seconds = Math.max(1e-9, (now - lastNanos) / 1e9);
             if (step != null) {
@@ -190,6 +196,11 @@ public final class StepRunner {
         for (EventLoop loop : loops) {
             into.add(loop.recorder().getIntervalHistogram());
         }
+    }
+
+    private static StepProgress progress(List<EventLoop> loops) {
+        LoopCounters.Snapshot s = totals(loops);
+        return new StepProgress(s.sent(), s.completed(), s.errors(), s.timeouts(), s.retransmissions());
     }
 
     private static LoopCounters.Snapshot totals(List<EventLoop> loops) {

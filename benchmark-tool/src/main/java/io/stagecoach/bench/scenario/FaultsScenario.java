@@ -1,5 +1,6 @@
 package io.stagecoach.bench.scenario;
 
+import io.stagecoach.bench.load.StepClock;
 import io.stagecoach.bench.load.StepListener;
 import io.stagecoach.bench.load.StepResult;
 import io.stagecoach.bench.load.StepRunner;
@@ -53,11 +54,18 @@ public final class FaultsScenario {
 
     private final FaultsOptions options;
     private final PrintStream progress;
+    private final StepClock clock;
 
     /** {@code progress} gets one line per phase (stderr in the CLI). */
     public FaultsScenario(FaultsOptions options, PrintStream progress) {
+        this(options, progress, StepClock.system());
+    }
+
+    /** As {@link #FaultsScenario(FaultsOptions, PrintStream)}, the phases timed on {@code clock}. */
+    public FaultsScenario(FaultsOptions options, PrintStream progress, StepClock clock) {
         this.options = options;
         this.progress = progress;
+        this.clock = clock;
     }
 
     /** Runs the warm-up, the rounds and the checks; blocks for about (2 × rounds + 1) phases. */
@@ -73,7 +81,7 @@ public final class FaultsScenario {
             InetSocketAddress dest = server.address();
             String authority = "coap://" + dest.getAddress().getHostAddress() + ":" + dest.getPort();
             target = authority + " (in-process plugtest server)";
-            StepRunner runner = new StepRunner(options.spec(CoapUri.parse(authority + "/benchmark")), dest);
+            StepRunner runner = new StepRunner(options.spec(CoapUri.parse(authority + "/benchmark")), dest, clock);
 
             say("warm-up: %d clients on /benchmark, no faults, not judged", options.clients());
             warmup = runner.run(options.clients(), StepListener.NONE);

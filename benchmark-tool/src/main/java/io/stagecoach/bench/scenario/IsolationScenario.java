@@ -1,5 +1,6 @@
 package io.stagecoach.bench.scenario;
 
+import io.stagecoach.bench.load.StepClock;
 import io.stagecoach.bench.load.StepListener;
 import io.stagecoach.bench.load.StepResult;
 import io.stagecoach.bench.load.StepRunner;
@@ -34,11 +35,18 @@ public final class IsolationScenario {
 
     private final IsolationOptions options;
     private final PrintStream progress;
+    private final StepClock clock;
 
     /** {@code progress} gets one line per phase (stderr in the CLI). */
     public IsolationScenario(IsolationOptions options, PrintStream progress) {
+        this(options, progress, StepClock.system());
+    }
+
+    /** As {@link #IsolationScenario(IsolationOptions, PrintStream)}, the phases timed on {@code clock}. */
+    public IsolationScenario(IsolationOptions options, PrintStream progress, StepClock clock) {
         this.options = options;
         this.progress = progress;
+        this.clock = clock;
     }
 
     /** Runs both phases; blocks for about 2 × (warm-up + duration + cool-down). */
@@ -59,8 +67,9 @@ public final class IsolationScenario {
         if (dest.getAddress() instanceof Inet6Address) {
             authority = "coap://[" + dest.getAddress().getHostAddress() + "]:" + dest.getPort();
         }
-        StepRunner light = new StepRunner(options.spec(CoapUri.parse(authority + "/benchmark")), dest);
-        StepRunner heavy = new StepRunner(options.spec(CoapUri.parse(authority + "/fibonacci?n=" + options.n())), dest);
+        StepRunner light = new StepRunner(options.spec(CoapUri.parse(authority + "/benchmark")), dest, clock);
+        StepRunner heavy = new StepRunner(options.spec(CoapUri.parse(authority + "/fibonacci?n=" + options.n())), dest,
+                clock);
 
         say("phase 1: %d clients on /benchmark for %s", options.clientsLight(), options.duration());
         StepResult baseline = light.run(options.clientsLight(), StepListener.NONE);

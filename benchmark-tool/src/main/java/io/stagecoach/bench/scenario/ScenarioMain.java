@@ -1,5 +1,6 @@
 package io.stagecoach.bench.scenario;
 
+import io.stagecoach.bench.load.StepClock;
 import io.stagecoach.bench.report.JsonWriter;
 import io.stagecoach.bench.report.MachineInfo;
 import java.io.IOException;
@@ -21,6 +22,12 @@ public final class ScenarioMain {
     /** Runs the scenario named by {@code args[0]}; the table goes to {@code out}, progress to {@code err}. */
     public static int run(String[] args, String command, PrintStream out, PrintStream err)
             throws IOException, InterruptedException {
+        return run(args, command, out, err, StepClock.system());
+    }
+
+    /** As {@link #run(String[], String, PrintStream, PrintStream)}, the steps' phases timed on {@code clock}. */
+    public static int run(String[] args, String command, PrintStream out, PrintStream err, StepClock clock)
+            throws IOException, InterruptedException {
         if (args.length == 0 || !(args[0].equals("isolation") || args[0].equals("faults"))) {
             throw new IllegalArgumentException(args.length == 0 ? "scenario needs a name: isolation, faults"
                     : "unknown scenario '" + args[0] + "' (known: isolation, faults)");
@@ -33,7 +40,7 @@ public final class ScenarioMain {
         }
         if (!isolation) {
             FaultsOptions o = FaultsOptions.parse(rest);
-            FaultsResult r = new FaultsScenario(o, err).run();
+            FaultsResult r = new FaultsScenario(o, err, clock).run();
             out.print(r.toText());
             if (o.json() != null) {
                 Files.writeString(o.json(), JsonWriter.write(r.toJsonMap(command, MachineInfo.collect())));
@@ -41,7 +48,7 @@ public final class ScenarioMain {
             return r.passed() ? 0 : 1;
         }
         IsolationOptions o = IsolationOptions.parse(rest);
-        IsolationResult r = new IsolationScenario(o, err).run();
+        IsolationResult r = new IsolationScenario(o, err, clock).run();
         out.print(r.toText());
         if (o.json() != null) {
             Files.writeString(o.json(), JsonWriter.write(r.toJsonMap(command, MachineInfo.collect())));

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stagecoach.bench.echo.EchoServer;
+import io.stagecoach.bench.load.EventPacedClock;
 import io.stagecoach.core.testutil.Json;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
 import java.net.InetAddress;
@@ -75,15 +76,19 @@ class CoapBenchTest {
     @SuppressWarnings("unchecked")
     void aShortRunWritesEveryOutput() throws Exception {
         try (EchoServer echo = EchoServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+            // Each phase ends once the step's clients received 20 answers in it, so the first step
+            // cannot end the run with exit 3 however slowly the machine runs.
+            EventPacedClock clock = EventPacedClock.onAnswers(20);
             int code = CoapBench.run(new String[] {"--uri", "coap://127.0.0.1:" + echo.address().getPort() + "/benchmark",
                 "--concurrency", "3,6", "--duration", "0.5", "--warmup", "0.2", "--cooldown", "0", "--quiet",
                 "--json", dir.resolve("r.json").toString(), "--csv", dir.resolve("r.csv").toString(),
-                "--html", dir.resolve("r.html").toString(), "--hlog", dir.resolve("hlog").toString()});
+                "--html", dir.resolve("r.html").toString(), "--hlog", dir.resolve("hlog").toString()}, clock);
             assertEquals(0, code);
+            assertEquals(4, clock.waits(), "warm-up and window of two steps");
             Map<String, Object> json = Json.parseObject(Files.readString(dir.resolve("r.json")));
             List<Object> steps = (List<Object>) json.get("steps");
             assertEquals(List.of(3L, 6L), steps.stream().map(s -> ((Map<String, Object>) s).get("concurrency")).toList());
-            assertTrue((Long) ((Map<String, Object>) steps.get(1)).get("completed") > 0);
+            assertTrue((Long) ((Map<String, Object>) steps.get(1)).get("completed") >= 20, json.toString());
             assertEquals(3, Files.readAllLines(dir.resolve("r.csv")).size());
             assertTrue(Files.readString(dir.resolve("r.html")).contains("<svg"));
             assertTrue(Files.exists(dir.resolve("hlog/step-01-c3.hlog")));

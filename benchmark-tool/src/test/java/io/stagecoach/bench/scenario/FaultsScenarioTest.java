@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stagecoach.bench.cli.CoapBench;
+import io.stagecoach.bench.load.EventPacedClock;
 import io.stagecoach.bench.load.StepResult;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
 import io.stagecoach.examples.faults.FaultKind;
@@ -26,7 +27,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The scenario end to end against the in-process plugtest server (about 12 s), and its verdict rules. */
+/**
+ * The scenario end to end against the in-process plugtest server, its phases on an
+ * {@link EventPacedClock} (each warm-up and measured wait ends once the clients got a number of
+ * answers, so every phase has traffic, and faults to count, however loaded the machine), and
+ * its verdict rules.
+ */
 @Timeout(60)
 class FaultsScenarioTest {
 
@@ -47,7 +53,7 @@ class FaultsScenarioTest {
             "--cooldown", "0.2", "--timeout", "3", "--retransmit", "20", "--rounds", "2", "--json", json.toString()};
 
         int code = ScenarioMain.run(args, "test", new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
+                new PrintStream(err, true, StandardCharsets.UTF_8), EventPacedClock.onAnswers(200));
 
         String text = out.toString(StandardCharsets.UTF_8);
         assertEquals(6, text.lines().filter(l -> l.startsWith("PASS  ") || l.startsWith("FAIL  ")).count(),
@@ -78,8 +84,9 @@ class FaultsScenarioTest {
         FaultsOptions o = FaultsOptions.defaults().withClients(10).withRounds(1)
                 .withTimes(Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofMillis(200))
                 .withFaults(0.05, EnumSet.of(FaultKind.RECEIVER_DIES, FaultKind.HANDLER_THROWS));
+        // 500 answers per phase: at 5 % per datagram, faults of both kinds come in the faulty one.
         FaultsResult r = new FaultsScenario(o, new PrintStream(new ByteArrayOutputStream(), true,
-                StandardCharsets.UTF_8)).run();
+                StandardCharsets.UTF_8), EventPacedClock.onAnswers(500)).run();
 
         assertEquals(1, r.rounds().size(), r.toText());
         FaultsRound round = r.rounds().get(0);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stagecoach.bench.cli.CoapBench;
+import io.stagecoach.bench.load.EventPacedClock;
 import io.stagecoach.bench.load.StepResult;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
 import java.io.ByteArrayOutputStream;
@@ -21,7 +22,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The scenario end to end against the in-process plugtest server (about 3 s), and its verdict rules. */
+/**
+ * The scenario end to end against the in-process plugtest server, its phases on an
+ * {@link EventPacedClock} (each wait ends once the waiting runner's clients got 100 answers; the
+ * light and the heavy runner of phase 2 each have their own virtual time), and its verdict rules.
+ */
 @Timeout(60)
 class IsolationScenarioTest {
 
@@ -39,7 +44,7 @@ class IsolationScenarioTest {
             "--warmup", "0.3", "--duration", "1", "--cooldown", "0", "--timeout", "5", "--json", json.toString()};
 
         int code = ScenarioMain.run(args, "test", new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
+                new PrintStream(err, true, StandardCharsets.UTF_8), EventPacedClock.onAnswers(100));
 
         String text = out.toString(StandardCharsets.UTF_8);
         assertTrue(text.contains("phase 1 /benchmark") && text.contains("phase 2 /benchmark")
@@ -64,7 +69,7 @@ class IsolationScenarioTest {
                 .withTimes(Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ZERO)
                 .withClients(10, 10, 20);
         IsolationResult r = new IsolationScenario(o, new PrintStream(new ByteArrayOutputStream(), true,
-                StandardCharsets.UTF_8)).run();
+                StandardCharsets.UTF_8), EventPacedClock.onAnswers(100)).run();
 
         assertEquals(10, r.baseline().concurrency());
         assertEquals(10, r.light().concurrency());

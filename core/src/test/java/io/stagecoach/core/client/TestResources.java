@@ -6,7 +6,7 @@ import io.stagecoach.core.server.CoapExchange;
 import io.stagecoach.core.server.CoapResource;
 import io.stagecoach.core.server.CoapServer;
 import java.util.List;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class TestResources {
 
     /** Exchanges accepted by /separate, waiting for the test to answer them. */
-    final ConcurrentLinkedQueue<CoapExchange> separate = new ConcurrentLinkedQueue<>();
+    final LinkedBlockingQueue<CoapExchange> separate = new LinkedBlockingQueue<>();
     /** Thread names the /threads/... handlers ran on. */
     final List<String> handlerThreads = new CopyOnWriteArrayList<>();
     private final AtomicInteger created = new AtomicInteger();

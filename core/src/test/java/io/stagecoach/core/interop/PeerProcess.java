@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
  * An interop peer running as a separate OS process. Its stdout and stderr go to temporary files
@@ -22,6 +23,8 @@ public final class PeerProcess implements AutoCloseable {
 
     /** How long {@link #close()} lets a peer exit on SIGTERM before it is killed. */
     private static final Duration GRACE = Duration.ofSeconds(2);
+    /** How often {@link #awaitOutput} looks at the output files again. */
+    private static final Duration POLL = Duration.ofMillis(20);
 
     private final List<String> command;
     private final Process process;
@@ -91,6 +94,30 @@ public final class PeerProcess implements AutoCloseable {
             return fail("peer did not exit within " + timeout + ": " + describe());
         }
         return process.exitValue();
+    }
+
+    /**
+     * Waits until {@code condition} holds for what the peer has written so far, at most
+     * {@code timeout}; returns whether it held (the caller asserts, with its own message and
+     * {@link #describe()}). The files are read again every 20 ms and once more after the peer
+     * exits, when its output is complete: a peer that ends without writing what is waited for
+     * ends the wait at once. Wait for the last line an assertion needs, not for an earlier one:
+     * a peer writes its log lines one after the other, not at once.
+     */
+    public boolean awaitOutput(Predicate<PeerProcess> condition, Duration timeout) throws InterruptedException {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            // Alive is read before the output: if the peer had exited by then, the output is complete.
+            boolean alive = process.isAlive();
+            if (condition.test(this)) {
+                return true;
+            }
+            long left = end - System.nanoTime();
+            if (!alive || left <= 0) {
+                return false;
+            }
+            process.waitFor(Math.min(left, POLL.toNanos()), TimeUnit.NANOSECONDS); // ends early when the peer exits
+        }
     }
 
     /** Command, state or exit code, stdout and stderr: for assertion messages. */

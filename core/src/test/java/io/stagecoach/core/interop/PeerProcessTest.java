@@ -13,6 +13,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.opentest4j.AssertionFailedError;
 
 /** {@link PeerProcess} and {@link LoopbackPorts} with /bin/sh standing in for a peer. */
@@ -38,13 +39,32 @@ class PeerProcessTest {
     }
 
     @Test
+    void awaitOutputWaitsForALineWrittenLater() throws Exception {
+        try (PeerProcess p = PeerProcess.start(List.of("/bin/sh", "-c", "echo one; sleep 0.3; echo two >&2; exec sleep 60"))) {
+            assertTrue(p.awaitOutput(q -> q.stderr().contains("two"), Duration.ofSeconds(20)), p.describe());
+            assertEquals("one\n", p.stdout());
+            assertTrue(p.isAlive(), "the wait ended on the output, not on the exit: " + p.describe());
+        }
+    }
+
+    @Test
+    @Timeout(30) // the wait below would last 60 s if the exit did not end it
+    void awaitOutputEndsWhenThePeerExitsWithoutWritingIt() throws Exception {
+        try (PeerProcess p = PeerProcess.start(List.of("/bin/sh", "-c", "echo one; exit 0"))) {
+            assertFalse(p.awaitOutput(q -> q.stdout().contains("two"), Duration.ofSeconds(60)), p.describe());
+            assertEquals("one\n", p.stdout(), "all it wrote before exiting");
+        }
+    }
+
+    @Test
     void closeEndsThePeerAndItsChildren() throws Exception {
         PeerProcess p = PeerProcess.start(List.of("/bin/sh", "-c", "sleep 60 & wait"));
         ProcessHandle self = ProcessHandle.of(p.pid()).orElseThrow();
-        // The child appears after the shell forked it: wait on the handle's state, with a deadline.
+        // The child appears after the shell forked it: look again every 10 ms, with a deadline
+        // (no busy spin: on a loaded machine it would take the CPU the shell needs to fork).
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         while (self.descendants().findAny().isEmpty() && System.nanoTime() < deadline) {
-            Thread.onSpinWait();
+            Thread.sleep(10);
         }
         List<ProcessHandle> children = self.descendants().toList();
         assertFalse(children.isEmpty(), "sh should have started sleep: " + p.describe());

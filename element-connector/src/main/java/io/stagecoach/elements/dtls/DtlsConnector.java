@@ -360,15 +360,23 @@ public final class DtlsConnector implements Connector {
             return;
         }
         if (first.cidOffset >= 0) {
-            DtlsSession s = byCid.get(CidKey.of(b, first.cidOffset, cids.length()));
+            CidKey cid = CidKey.of(b, first.cidOffset, cids.length());
+            DtlsSession s = byCid.get(cid);
             if (s != null && deliverEstablished(s, b, source, raw.receiveNanos(), first)) {
                 return;
             }
             // the peer's Finished of a handshake still running carries the CID already
             DtlsSession hs = handshakes.get(source);
-            if (hs != null) {
-                offerToHandshake(hs, b, first);
-            } else {
+            if (hs != null && offerToHandshake(hs, b, first)) {
+                return;
+            }
+            // The handshake may have completed since the lookup above: this is then the session's
+            // first record (completeHandshake publishes the session before it leaves the handshakes).
+            DtlsSession now = byCid.get(cid);
+            if (now != null && now != s && deliverEstablished(now, b, source, raw.receiveNanos(), first)) {
+                return;
+            }
+            if (hs == null) {
                 dtlsCounters.datagramsNoSession.increment();
             }
             return;
@@ -387,11 +395,17 @@ public final class DtlsConnector implements Connector {
             return;
         }
         DtlsSession hs = handshakes.get(source);
-        if (hs != null) {
-            offerToHandshake(hs, b, first);
+        if (hs != null && offerToHandshake(hs, b, first)) {
             return;
         }
-        if (s == null) {
+        // As above: a record of epoch 1 or later may be the first of a session established since
+        // the lookup above (a straggler of epoch 0 is dropped).
+        DtlsSession now = established.get(source);
+        if (now != null && now != s && first.epoch > 0
+                && deliverEstablished(now, b, source, raw.receiveNanos(), first)) {
+            return;
+        }
+        if (s == null && hs == null && now == null) {
             dtlsCounters.datagramsNoSession.increment();
         }
     }
@@ -651,13 +665,18 @@ public final class DtlsConnector implements Connector {
         }
     }
 
-    /** Hands a datagram to a running handshake, holding it while an asynchronous PSK lookup runs. */
-    private void offerToHandshake(DtlsSession s, byte[] b, Screened first) {
+    /**
+     * Hands a datagram to a running handshake, holding it while an asynchronous PSK lookup runs.
+     *
+     * @return {@code false} if the handshake has completed meanwhile and the datagram was not
+     *         taken: a straggler of the handshake, or the first record of the session, which the
+     *         caller delivers as such
+     */
+    private boolean offerToHandshake(DtlsSession s, byte[] b, Screened first) {
         boolean startLookup = false;
         synchronized (s.lock) {
             if (s.state() == State.ESTABLISHED) {
-                // completed meanwhile: a straggler of the handshake, or the first record of the session
-                return;
+                return false;
             }
             if (!s.isClient() && config.pskStore() != null && s.pskLookup == PskLookup.NONE
                     && first.pskIdentity != null && s.serverPeer() != null && s.serverPeer().selectedSuite() != null
@@ -677,6 +696,7 @@ public final class DtlsConnector implements Connector {
         if (startLookup) {
             startPskLookup(s);
         }
+        return true;
     }
 
     private void startPskLookup(DtlsSession s) {

@@ -34,9 +34,37 @@ class LibcoapServerInteropTest {
         ThreadLeakCheck.assertNoStagecoachThreads();
     }
 
+    /**
+     * A port P such that P - 1 and P are free on loopback for UDP and for TCP: coap-server binds
+     * coap and coap+tcp on P - 1, coaps and coaps+tcp on P, and exits if one is taken (checking P
+     * alone let a neighbour's socket on P - 1 fail the test now and then).
+     */
     private static int freePort() throws Exception {
-        try (DatagramSocket s = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
+        InetAddress loopback = InetAddress.getLoopbackAddress();
+        for (int attempt = 0; attempt < 50; attempt++) {
+            try (DatagramSocket s = new DatagramSocket(0, loopback)) {
+                int p = s.getLocalPort();
+                if (p > 1024 && free(p - 1, loopback) && freeTcp(p, loopback)) {
+                    return p;
+                }
+            }
+        }
+        throw new IllegalStateException("no pair of free loopback ports in 50 attempts");
+    }
+
+    private static boolean free(int port, InetAddress address) {
+        try (DatagramSocket u = new DatagramSocket(port, address)) {
+            return freeTcp(port, address);
+        } catch (java.io.IOException taken) {
+            return false;
+        }
+    }
+
+    private static boolean freeTcp(int port, InetAddress address) {
+        try (java.net.ServerSocket t = new java.net.ServerSocket(port, 1, address)) {
+            return true;
+        } catch (java.io.IOException taken) {
+            return false;
         }
     }
 

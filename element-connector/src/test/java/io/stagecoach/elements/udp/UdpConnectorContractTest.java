@@ -357,7 +357,9 @@ class UdpConnectorContractTest {
         assertEquals(50, server.counters().receiverRestarts());
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_S);
         while (liveReceiveThreads() > 1 && System.nanoTime() < deadline) {
-            Thread.yield(); // the last dead threads may still be ending
+            // The last dead threads may still be ending: look again in 5 ms (a yield loop over
+            // Thread.getAllStackTraces() would take the CPU they need on a loaded machine).
+            Thread.sleep(5);
         }
         assertEquals(1, liveReceiveThreads(), "live stagecoach-udp-recv threads");
     }

@@ -14,6 +14,7 @@ import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.core.endpoint.CoapEndpointBuilder;
 import io.stagecoach.core.network.MessageTracer;
 import io.stagecoach.elements.config.Configuration;
+import io.stagecoach.elements.time.Scheduler;
 import io.stagecoach.examples.plugtest.Plugtest;
 import java.io.IOException;
 import java.io.InputStream;
@@ -38,6 +39,15 @@ public final class ClientCommand {
     }
 
     public static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
+        return run(args, in, out, err, null);
+    }
+
+    /**
+     * As {@link #run(String[], InputStream, PrintStream, PrintStream)}, with {@code -s SECONDS}
+     * timed on {@code observeWindow} (tests pass a virtual clock); {@code null} times it on the
+     * endpoint's own real-time scheduler.
+     */
+    static int run(String[] args, InputStream in, PrintStream out, PrintStream err, Scheduler observeWindow) {
         ClientOptions o;
         try {
             o = ClientOptions.parse(args);
@@ -50,7 +60,7 @@ public final class ClientCommand {
             return 0;
         }
         if (o.observe != null) {
-            return ClientObserve.run(o, in, out, err);
+            return ClientObserve.run(o, in, out, err, observeWindow);
         }
         CoapEndpoint endpoint = null;
         try {

@@ -9,6 +9,8 @@ import io.stagecoach.core.client.CoapResponse;
 import io.stagecoach.core.client.CoapTimeoutException;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.endpoint.CoapEndpoint;
+import io.stagecoach.elements.time.Cancellable;
+import io.stagecoach.elements.time.Scheduler;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -31,8 +33,10 @@ final class ClientObserve {
     private ClientObserve() {
     }
 
-    static int run(ClientOptions o, InputStream in, PrintStream out, PrintStream err) {
+    /** @param window the clock of the SECONDS window; {@code null}: the endpoint's scheduler */
+    static int run(ClientOptions o, InputStream in, PrintStream out, PrintStream err, Scheduler window) {
         CoapEndpoint endpoint = null;
+        Cancellable windowEnd = null;
         try {
             byte[] payload = ClientCommand.payload(o, in);
             endpoint = ClientCommand.endpoint(o, err);
@@ -42,8 +46,10 @@ final class ClientObserve {
             b.options().observe(0);
             ResponsePrinter printer = new ResponsePrinter(out, o.verbose, o.output);
             Watch watch = new Watch(printer, o.verbose ? null : err);
+            // The window starts before the registration is sent, so it is running once anything is printed.
+            windowEnd = (window != null ? window : endpoint.scheduler()).schedule(watch.ended::countDown, o.observe);
             CoapObserveRelation relation = client.observe(b.build(), watch);
-            watch.ended.await(o.observe.toNanos(), TimeUnit.NANOSECONDS);
+            watch.ended.await();
             if (watch.failure.get() != null) {
                 return fail(watch.failure.get(), err);
             }
@@ -63,6 +69,9 @@ final class ClientObserve {
         } catch (CoapException | IOException | IllegalArgumentException | IllegalStateException e) {
             return fail(e, err);
         } finally {
+            if (windowEnd != null) {
+                windowEnd.cancel();
+            }
             if (endpoint != null) {
                 endpoint.destroy();
             }

@@ -53,6 +53,22 @@ final class PlugtestFixture implements AutoCloseable {
         return ((CoapResource) server.root().child(resource)).observerCount();
     }
 
+    /**
+     * Waits, looking every 10 ms, until {@code resource} has {@code count} observers, at most
+     * {@code timeout}; returns whether it came to that. For a peer that exits as soon as it has
+     * sent its deregistration: the server handles that datagram a moment later.
+     */
+    boolean awaitObservers(String resource, int count, Duration timeout) throws InterruptedException {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (observers(resource) != count) {
+            if (System.nanoTime() - end >= 0) {
+                return false;
+            }
+            Thread.sleep(10);
+        }
+        return true;
+    }
+
     @Override
     public void close() {
         clientEndpoint.destroy();
