@@ -231,6 +231,25 @@ class BanLogTest {
         assertEquals("192.0.2.1", ban(FILE_FAILREGEX, FILE_DATE, line), line);
     }
 
+    /** The logback safety net docs/security.md gives for loggers that do not escape yet. */
+    @Test
+    void logbackReplaceNeutralisesControlsInAMessage() {
+        PatternLayout layout = new PatternLayout();
+        layout.setContext((LoggerContext) LoggerFactory.getILoggerFactory());
+        layout.setPattern("%logger - %replace(%msg){'[\\p{Cc}\\p{Cf}]', '?'}%n");
+        layout.start();
+        Logger other = (Logger) LoggerFactory.getLogger("io.stagecoach.test.other");
+        ListAppender<ILoggingEvent> seen = new ListAppender<>();
+        seen.start();
+        other.addAppender(seen);
+        try {
+            other.warn("a layer threw on {}", "GET /x\r\nINFO forged\u001b[2J\u202e");
+        } finally {
+            other.detachAppender(seen);
+        }
+        assertEquals("io.stagecoach.test.other - a layer threw on GET /x??INFO forged?[2J?\n", layout.doLayout(seen.list.get(0)));
+    }
+
     /** Other loggers' lines and other messages do not match. */
     @Test
     void otherLinesDoNotMatch() {
