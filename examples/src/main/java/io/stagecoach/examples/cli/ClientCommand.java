@@ -13,6 +13,7 @@ import io.stagecoach.core.config.CoapConfig;
 import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.core.endpoint.CoapEndpointBuilder;
 import io.stagecoach.core.network.MessageTracer;
+import io.stagecoach.elements.SafeText;
 import io.stagecoach.elements.config.Configuration;
 import io.stagecoach.elements.time.Scheduler;
 import io.stagecoach.examples.plugtest.Plugtest;
@@ -125,8 +126,10 @@ public final class ClientCommand {
         }
         CoapEndpointBuilder b = CoapEndpoint.builder().udp(new InetSocketAddress(0)).config(config.build());
         if (o.verbose) {
-            // -v: one line per message on the wire, blocks and retransmissions included
-            b.interceptor(new MessageTracer((outgoing, m) -> err.println((outgoing ? "> " : "< ") + m)));
+            // -v: one line per message on the wire, blocks and retransmissions included; option
+            // values are the server's text, escaped like everything else the client prints
+            b.interceptor(new MessageTracer((outgoing, m) ->
+                    err.println((outgoing ? "> " : "< ") + SafeText.forTerminal(m.toString(), false))));
         }
         return b.build();
     }
@@ -142,8 +145,9 @@ public final class ClientCommand {
         return Double.toString(o.timeout.toMillis() / 1000.0);
     }
 
-    static String oneLine(Exception e) {
+    /** The message of {@code e} on one line, escaped: it may quote what the server sent. */
+    static String oneLine(Throwable e) {
         String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        return m.replace('\n', ' ');
+        return SafeText.forTerminal(m.replace('\n', ' '), false);
     }
 }

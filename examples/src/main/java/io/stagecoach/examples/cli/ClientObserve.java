@@ -80,11 +80,11 @@ final class ClientObserve {
 
     private static int fail(Throwable e, PrintStream err) {
         if (e instanceof CoapTimeoutException) {
-            err.println("stagecoach client: timeout: " + e.getMessage());
+            err.println("stagecoach client: timeout: " + ClientCommand.oneLine(e));
         } else if (e instanceof CoapRejectedException) {
             err.println("stagecoach client: the server rejected the request (RST)");
         } else {
-            err.println("stagecoach client: " + (e.getMessage() == null ? e.toString() : e.getMessage().replace('\n', ' ')));
+            err.println("stagecoach client: " + (e.getMessage() == null ? e.toString() : ClientCommand.oneLine(e)));
         }
         return 2;
     }

@@ -70,7 +70,11 @@ final class PlugtestServerRunner implements AutoCloseable {
         CoapServer server = null;
         try {
             server = sb.build();
-            plugtest = Plugtest.builder().scheduler(scheduler).notifyPeriod(o.notifyPeriod).build().installOn(server);
+            Plugtest.Builder pb = Plugtest.builder().scheduler(scheduler).notifyPeriod(o.notifyPeriod);
+            if (o.obsResetSecret != null) {
+                pb.obsResetSecret(o.obsResetSecret);
+            }
+            plugtest = pb.build().installOn(server);
             server.start();
             return new PlugtestServerRunner(scheduler, server, plugtest, name, config);
         } catch (RuntimeException e) {

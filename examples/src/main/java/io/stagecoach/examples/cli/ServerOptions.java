@@ -32,6 +32,7 @@ final class ServerOptions {
     double faultRate;
     long faultSeed = 1;
     Set<FaultKind> faultKinds = EnumSet.allOf(FaultKind.class);
+    String obsResetSecret;
     boolean help;
 
     static String usage() {
@@ -54,6 +55,8 @@ final class ServerOptions {
                 "  --fault-seed N          seed of the fault draws (default 1)",
                 "  --fault-kinds LIST      which kinds --faults injects, comma-separated (default all: HANDLER_THROWS,",
                 "                          LAYER_THROWS,RECEIVER_DIES,EXECUTOR_REJECTS)",
+                "  --obs-reset-secret S    enable POST /obs-reset (TD_COAP_OBS_04) with payload S, e.g. sesame",
+                "                          (default: disabled, 4.03; whoever knows S can drop every observation)",
                 "Prints 'listening on coap://ADDR:PORT (connector ...)' when ready; SIGINT/SIGTERM stop it (exit 0).",
                 "");
     }
@@ -89,6 +92,12 @@ final class ServerOptions {
                 case "--faults" -> o.faultRate = rate(c.value());
                 case "--fault-seed" -> o.faultSeed = seed(c.value());
                 case "--fault-kinds" -> o.faultKinds = kinds(c.value());
+                case "--obs-reset-secret" -> {
+                    o.obsResetSecret = c.value();
+                    if (o.obsResetSecret.isEmpty()) {
+                        throw new UsageException("--obs-reset-secret must not be empty");
+                    }
+                }
                 default -> throw new UsageException("unknown option '" + flag + "'; try './stagecoach server --help'");
             }
         }

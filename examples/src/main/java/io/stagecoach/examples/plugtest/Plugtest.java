@@ -67,7 +67,7 @@ public final class Plugtest implements AutoCloseable {
         resources.add(new LargeCreateResource());
         resources.add(new LargePostResource());
         resources.addAll(observables);
-        resources.add(new ObsResetResource(observables));
+        resources.add(new ObsResetResource(observables, b.obsResetSecret));
         resources.add(StaticResources.locationQuery());
         resources.add(new MultiFormatResource());
         resources.addAll(List.of(StaticResources.links()));
@@ -139,6 +139,7 @@ public final class Plugtest implements AutoCloseable {
         private Scheduler scheduler;
         private Duration notifyPeriod = DEFAULT_NOTIFY_PERIOD;
         private Clock wallClock = Clock.systemDefaultZone();
+        private String obsResetSecret;
 
         private Builder() {
         }
@@ -162,6 +163,21 @@ public final class Plugtest implements AutoCloseable {
         /** The wall clock whose local time the observable resources show (default: the system's). */
         public Builder wallClock(Clock wallClock) {
             this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
+            return this;
+        }
+
+        /**
+         * The payload that {@code POST /obs-reset} must carry to drop every observation
+         * (TD_COAP_OBS_04; the conformance document uses {@code sesame}). Not set (the default):
+         * the reset is disabled and answers 4.03, since whoever knows the secret can cut off every
+         * observer of the server.
+         */
+        public Builder obsResetSecret(String secret) {
+            Objects.requireNonNull(secret, "secret");
+            if (secret.isEmpty()) {
+                throw new IllegalArgumentException("the obs-reset secret must not be empty");
+            }
+            this.obsResetSecret = secret;
             return this;
         }
 

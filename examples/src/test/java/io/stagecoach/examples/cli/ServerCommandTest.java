@@ -2,6 +2,7 @@ package io.stagecoach.examples.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stagecoach.core.config.CoapConfig;
@@ -120,7 +121,8 @@ class ServerCommandTest {
         assertEquals(0, status);
         String help = out.toString(StandardCharsets.UTF_8);
         for (String flag : List.of("--port", "--bind", "--connector", "--receivers", "--senders", "--protocol-threads",
-                "--notify-ms", "--block-size", "--config", "--faults", "--fault-seed", "--fault-kinds")) {
+                "--notify-ms", "--block-size", "--config", "--faults", "--fault-seed", "--fault-kinds",
+                "--obs-reset-secret")) {
             assertTrue(help.contains(flag), flag + " in\n" + help);
         }
     }
@@ -135,6 +137,31 @@ class ServerCommandTest {
                 new String[] {"--port", "0", "--bind", "127.0.0.1"}))) {
             assertFalse(runner.readyLine().contains("faults"), "off by default: " + runner.readyLine());
         }
+    }
+
+    /**
+     * POST /obs-reset works only with the secret given by --obs-reset-secret; without the flag no
+     * payload works, the plugtest's "sesame" included; an empty secret is a usage error.
+     */
+    @Test
+    void obsResetSecretComesFromTheCommandLine() throws Exception {
+        try (PlugtestServerRunner runner = PlugtestServerRunner.start(ServerOptions.parse(new String[] {
+            "--port", "0", "--bind", "127.0.0.1", "--obs-reset-secret", "s3cret"}))) {
+            String reset = "coap://127.0.0.1:" + runner.port() + "/obs-reset";
+            CommandRun wrong = CommandRun.client("-m", "post", "-e", "sesame", reset);
+            assertEquals("4.03 Forbidden\n", wrong.err(), wrong.toString());
+            CommandRun right = CommandRun.client("-m", "post", "-e", "s3cret", reset);
+            assertEquals(0, right.status(), right.toString());
+        }
+        try (PlugtestServerRunner runner = PlugtestServerRunner.start(ServerOptions.parse(
+                new String[] {"--port", "0", "--bind", "127.0.0.1"}))) {
+            CommandRun sesame = CommandRun.client("-m", "post", "-e", "sesame", "coap://127.0.0.1:" + runner.port() + "/obs-reset");
+            assertEquals(1, sesame.status(), sesame.toString());
+            assertEquals("reset disabled: start the server with --obs-reset-secret\n", sesame.out(), sesame.toString());
+        }
+        UsageException empty = assertThrows(UsageException.class,
+                () -> ServerOptions.parse(new String[] {"--obs-reset-secret", ""}));
+        assertTrue(empty.getMessage().contains("must not be empty"), empty.getMessage());
     }
 
     @Test

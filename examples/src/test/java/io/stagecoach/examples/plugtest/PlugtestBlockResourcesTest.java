@@ -9,6 +9,7 @@ import io.stagecoach.core.coap.Code;
 import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.coap.Message;
 import io.stagecoach.core.coap.Response;
+import io.stagecoach.core.server.CoapResource;
 import java.util.List;
 import java.util.Locale;
 import org.junit.jupiter.api.AfterEach;
@@ -93,6 +94,35 @@ class PlugtestBlockResourcesTest {
         assertEquals(Code.NOT_FOUND, sim.call(sim.client("/large-create/1").getAsync()).code());
         CoapResponse noFormat = sim.send("/large-create", Code.POST, b -> b.payload("x"));
         assertEquals(Code.BAD_REQUEST, noFormat.code());
+    }
+
+    /**
+     * At most 100 children: the 101st POST is answered 5.03 with Max-Age 60 and a diagnostic,
+     * and keeps no body; after one DELETE the next POST is created again, under a new number.
+     */
+    @Test
+    void largeCreateKeepsAtMostItsCapOfChildren() {
+        for (int i = 1; i <= LargeCreateResource.MAX_CHILDREN; i++) {
+            assertEquals(Code.CREATED, sim.call(sim.client("/large-create").postAsync("body " + i, ContentFormat.TEXT_PLAIN))
+                    .code(), "child " + i);
+        }
+        CoapResponse full = sim.call(sim.client("/large-create").postAsync("one too many", ContentFormat.TEXT_PLAIN));
+        assertEquals(Code.SERVICE_UNAVAILABLE, full.code());
+        assertEquals(LargeCreateResource.RETRY_AFTER_SECONDS, full.options().maxAge());
+        assertEquals(LargeCreateResource.FULL, full.payloadText());
+        assertEquals(LargeCreateResource.MAX_CHILDREN, largeCreate().children().size());
+        assertEquals(Code.NOT_FOUND, sim.call(sim.client("/large-create/101").getAsync()).code(), "nothing kept");
+
+        assertEquals(Code.DELETED, sim.call(sim.client("/large-create/7").deleteAsync()).code());
+        CoapResponse again = sim.call(sim.client("/large-create").postAsync("room again", ContentFormat.TEXT_PLAIN));
+        assertEquals(Code.CREATED, again.code());
+        assertEquals(List.of("large-create", "101"), again.options().locationPath(), "numbers are not reused");
+        assertEquals(Code.SERVICE_UNAVAILABLE,
+                sim.call(sim.client("/large-create").postAsync("full again", ContentFormat.TEXT_PLAIN)).code());
+    }
+
+    private CoapResource largeCreate() {
+        return sim.plugtest.resources().stream().filter(r -> r.name().equals("large-create")).findFirst().orElseThrow();
     }
 
     @Test

@@ -221,6 +221,21 @@ class PlugtestCoreResourcesTest {
         assertEquals(Code.BAD_REQUEST, fibonacci("99", 3).code(), "n=99");
     }
 
+    /**
+     * The cap: n=46, one above it, is refused 4.00 without running fib(46) (minutes of CPU), as
+     * are negative n, an n that overflows an int and a missing n.
+     */
+    @Test
+    void fibonacciAnswers400AboveItsCap() {
+        CoapResponse over = fibonacci(Integer.toString(BenchResources.MAX_FIBONACCI_N + 1), 1);
+        assertEquals(Code.BAD_REQUEST, over.code());
+        assertEquals("n must be 0.." + BenchResources.MAX_FIBONACCI_N + ", got 46", over.payloadText());
+        assertEquals(Code.BAD_REQUEST, fibonacci("-1", 2).code(), "n=-1");
+        assertEquals(Code.BAD_REQUEST, fibonacci("2147483648", 3).code(), "n over an int");
+        assertEquals(Code.BAD_REQUEST, fibonacci("", 4).code(), "n empty");
+        assertEquals(45, BenchResources.MAX_FIBONACCI_N, "docs/security.md names the cap");
+    }
+
     /** GET /fibonacci?n=..; waits (bounded, real time) until its executor completed {@code tasks} tasks. */
     private CoapResponse fibonacci(String n, int tasks) {
         CompletableFuture<CoapResponse> f = sim.client("/fibonacci?n=" + n).getAsync();

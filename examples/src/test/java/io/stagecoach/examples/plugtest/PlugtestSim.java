@@ -50,13 +50,25 @@ final class PlugtestSim implements AutoCloseable {
     final Plugtest plugtest;
     final List<Message> received = new CopyOnWriteArrayList<>();
 
+    /** The secret the simulated server is started with, as an operator would for TD_COAP_OBS_04. */
+    static final String OBS_RESET_SECRET = "sesame";
+
     PlugtestSim() throws Exception {
+        this(OBS_RESET_SECRET);
+    }
+
+    /** @param obsResetSecret the /obs-reset secret, or null: the reset disabled (the server's default) */
+    PlugtestSim(String obsResetSecret) throws Exception {
         net.setDefaultConditions(LinkConditions.builder().delay(ONE_WAY).build());
         Configuration config = Plugtest.blockSize(CoapConfig.builder(), Plugtest.DEFAULT_BLOCK_SIZE).build();
         serverEndpoint = CoapEndpoint.builder().connector(net.connector(serverAddress)).config(config)
                 .scheduler(clock).executor(Runnable::run).random(new SplittableRandom(1)).build();
         server = CoapServer.builder().endpoint(serverEndpoint).build();
-        plugtest = Plugtest.builder().scheduler(clock).notifyPeriod(PERIOD).wallClock(WALL).build().installOn(server);
+        Plugtest.Builder pb = Plugtest.builder().scheduler(clock).notifyPeriod(PERIOD).wallClock(WALL);
+        if (obsResetSecret != null) {
+            pb.obsResetSecret(obsResetSecret);
+        }
+        plugtest = pb.build().installOn(server);
         server.start();
         clientEndpoint = CoapEndpoint.builder().connector(net.connector(new InetSocketAddress("10.0.0.2", 40000)))
                 .config(config).scheduler(clock).executor(Runnable::run).random(new SplittableRandom(2))

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stagecoach.core.client.CoapHandler;
@@ -181,12 +182,17 @@ class PlugtestStateResourcesTest {
     }
 
     @Test
-    void obsResetDropsEveryObservationSilentlyOnlyForSesame() {
+    void obsResetDropsEveryObservationSilentlyOnlyForTheSecret() {
         Observer obs = observe("/obs");
         Observer non = observe("/obs-non");
         assertEquals(Code.FORBIDDEN, sim.call(sim.client("/obs-reset").postAsync("open", ContentFormat.TEXT_PLAIN)).code());
-        assertEquals(1, clock("obs").observerCount(), "wrong password: nothing dropped");
-        assertEquals(Code.CHANGED, sim.call(sim.client("/obs-reset").postAsync("sesame", ContentFormat.TEXT_PLAIN)).code());
+        assertEquals(Code.FORBIDDEN, sim.call(sim.client("/obs-reset").postAsync("sesam", ContentFormat.TEXT_PLAIN)).code(),
+                "a prefix of the secret");
+        assertEquals(Code.FORBIDDEN, sim.call(sim.client("/obs-reset").postAsync("sesame!", ContentFormat.TEXT_PLAIN)).code(),
+                "the secret and more");
+        assertEquals(1, clock("obs").observerCount(), "wrong secret: nothing dropped");
+        assertEquals(Code.CHANGED, sim.call(sim.client("/obs-reset").postAsync(PlugtestSim.OBS_RESET_SECRET,
+                ContentFormat.TEXT_PLAIN)).code());
         for (String name : List.of("obs", "obs-non", "obs-large")) {
             assertEquals(0, clock(name).observerCount(), name);
         }
@@ -195,9 +201,32 @@ class PlugtestStateResourcesTest {
         assertEquals(1, non.responses.size(), "no notification after the reset: " + non.texts());
 
         Observer again = observe("/obs");
-        assertEquals(Code.CHANGED, sim.call(sim.client("/obs-reset?notfound").postAsync("sesame", ContentFormat.TEXT_PLAIN)).code());
+        assertEquals(Code.CHANGED, sim.call(sim.client("/obs-reset?notfound").postAsync(PlugtestSim.OBS_RESET_SECRET,
+                ContentFormat.TEXT_PLAIN)).code());
         sim.clock.advance(Duration.ofMillis(100));
         assertEquals(Code.NOT_FOUND, again.responses.get(again.responses.size() - 1).code(), "notfound: final 4.04");
+    }
+
+    /** Without a secret (the server's default) no payload resets anything, "sesame" included. */
+    @Test
+    void obsResetIsDisabledWithoutASecret() throws Exception {
+        try (PlugtestSim open = new PlugtestSim(null)) {
+            Observer obs = new Observer();
+            open.client("/obs").observe(obs);
+            open.clock.advance(Duration.ofMillis(500));
+            assertEquals(1, obs.responses.size());
+            for (String payload : List.of("sesame", "", "open")) {
+                CoapResponse r = open.call(open.client("/obs-reset").postAsync(payload, ContentFormat.TEXT_PLAIN));
+                assertEquals(Code.FORBIDDEN, r.code(), payload);
+                assertEquals(ObsResetResource.DISABLED, r.payloadText());
+            }
+            ClockResource clockObs = (ClockResource) open.plugtest.resources().stream()
+                    .filter(r -> r.name().equals("obs")).findFirst().orElseThrow();
+            assertEquals(1, clockObs.observerCount(), "nothing dropped");
+            open.clock.advance(PlugtestSim.PERIOD);
+            assertEquals(2, obs.responses.size(), "the observer is still notified");
+        }
+        assertThrows(IllegalArgumentException.class, () -> Plugtest.builder().obsResetSecret(""));
     }
 
     /** Registers on {@code path} and waits for the registration answer. */
