@@ -88,6 +88,11 @@ public final class TcpConnectorConfig {
         this.clock = b.clock;
     }
 
+    /** A builder with the defaults of {@link TcpConfig}: a coap+tcp server on port 5683. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
     public Transport transport() {
         return transport;
     }
