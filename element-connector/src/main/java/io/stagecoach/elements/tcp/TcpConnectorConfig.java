@@ -36,6 +36,19 @@ public final class TcpConnectorConfig {
             this.webSocket = webSocket;
         }
 
+        /**
+         * The transport of a URI scheme ({@code coap+tcp}, {@code coaps+tcp}, {@code coap+ws},
+         * {@code coaps+ws}), or {@code null} for any other.
+         */
+        public static Transport ofScheme(String scheme) {
+            for (Transport t : values()) {
+                if (t.scheme.equals(scheme)) {
+                    return t;
+                }
+            }
+            return null;
+        }
+
         /** The URI scheme, e.g. {@code coap+tcp}. */
         public String scheme() {
             return scheme;

@@ -11,6 +11,7 @@ import io.stagecoach.elements.RawData;
 import io.stagecoach.elements.StreamConnector;
 import io.stagecoach.elements.StreamFramer;
 import io.stagecoach.elements.tcp.TcpConnectorConfig.Transport;
+import io.stagecoach.elements.testing.TestCertificates;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;

@@ -1,4 +1,6 @@
-package io.stagecoach.elements.tcp;
+package io.stagecoach.elements.testing;
+
+import io.stagecoach.elements.tcp.TlsCredentials;
 
 import java.io.IOException;
 import java.math.BigInteger;
