@@ -112,7 +112,7 @@ public final class CoapEndpoint {
         this.outbox = new Outbox(connector, mids, store, dedup, counters, interceptors, scheduler);
         this.reliable = connector instanceof StreamConnector stream ? new ReliableTransport(stream, config, store,
                 counters, interceptors, scheduler, banLog, CoapEndpointBuilder.BERT) : null;
-        this.stack = b.layers(store, congestion, reliable != null)
+        this.stack = b.layers(store, congestion, reliable)
                 .build(new Services(), reliable != null ? reliable : outbox);
         this.stack.setInbox(new Router());
         this.inbound = new Inbound(stack, store, dedup, outbox, counters, interceptors, overloadMaxAgeSeconds,

@@ -67,8 +67,11 @@ public final class CoapEndpointBuilder {
     private final List<Consumer<LayerStack.Builder>> layerEdits = new ArrayList<>();
     private HttpResponder httpResponder;
 
-    /** Whether reliable-transport endpoints offer and use BERT (RFC 8323 §6). */
-    static final boolean BERT = false;
+    /**
+     * Whether reliable-transport endpoints offer and use BERT (RFC 8323 §6): Block-Wise-Transfer in
+     * our CSM when tcp.max-message-size is above 1152.
+     */
+    static final boolean BERT = true;
 
     CoapEndpointBuilder() {
     }
@@ -255,13 +258,15 @@ public final class CoapEndpointBuilder {
      * (RFC 8323) has no reliability layer: no types, MIDs, ACKs or retransmissions.
      */
     LayerStack.Builder layers(ExchangeStore store, PeerStateMap<InetSocketAddress, PeerCongestionState> congestion,
-            boolean reliableTransport) {
+            ReliableTransport reliable) {
+        boolean reliableTransport = reliable != null;
         TokenGenerator tokens = new TokenGenerator(config.get(CoapConfig.TOKEN_LENGTH),
                 random != null ? random : new SecureRandom());
         LayerStack.Builder b = LayerStack.builder()
                 .addBottom(LayerStack.CLEANUP, new ExchangeCleanupLayer())
                 .addBottom(LayerStack.OBSERVE, new ObserveLayer(config, store, reliableTransport))
-                .addBottom(LayerStack.BLOCKWISE, new BlockwiseLayer(config, store))
+                .addBottom(LayerStack.BLOCKWISE, reliableTransport
+                        ? new BlockwiseLayer(config, store, reliable::bertBlocks) : new BlockwiseLayer(config, store))
                 .addBottom(LayerStack.TOKEN, new TokenLayer(tokens, store));
         if (!reliableTransport) {
             b.addBottom(LayerStack.RELIABILITY, new ReliabilityLayer(config, congestion));

@@ -201,6 +201,23 @@ final class ReliableTransport implements ConnectionHandler, LayerStack.Outbox {
         return bert;
     }
 
+    /**
+     * BERT with {@code peer} for the blockwise layer: {@code -1} when off, {@code 0} when we accept
+     * BERT but the peer's CSM did not offer it (no Block-Wise-Transfer, or Max-Message-Size of
+     * 1152 or less), else how many 1024-byte blocks fit one message within its Max-Message-Size
+     * (leaving 256 bytes for header and options).
+     */
+    int bertBlocks(EndpointContext peer) {
+        if (!bert) {
+            return -1;
+        }
+        Connection c = connections.get(peer.peer());
+        if (c == null || !c.peerBlockWise || c.peerMaxMessageSize <= TcpMessageParser.DEFAULT_MAX_MESSAGE_SIZE) {
+            return 0;
+        }
+        return (int) Math.max(1, Math.min(1024, (c.peerMaxMessageSize - 256) / 1024));
+    }
+
     void start() {
         sweep = scheduler.scheduleAtFixedRate(this::sweep, sweepPeriod, sweepPeriod);
     }

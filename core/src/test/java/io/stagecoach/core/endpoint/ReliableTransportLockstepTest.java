@@ -65,6 +65,9 @@ class ReliableTransportLockstepTest {
                 .protocolExecutor(Runnable::run).build();
         server.add(CoapResource.named("hello").onGet(x -> x.respond("hello")));
         server.add(CoapResource.named("slow").onGet(parked::set));
+        server.add(CoapResource.named("upload").onPost(x -> x.respond(Code.CHANGED, String.valueOf(x.payload().length))));
+        server.add(CoapResource.named("big").onGet(x -> x.respond(Code.CONTENT, new byte[5000],
+                io.stagecoach.core.coap.ContentFormat.OCTET_STREAM)));
         obs.setObservable(true);
         obs.onGet(x -> x.respond("state " + state));
         server.add(obs);
@@ -362,8 +365,66 @@ class ReliableTransportLockstepTest {
         assertEquals(0, endpoint.openExchanges());
     }
 
+    private static io.stagecoach.core.coap.BlockOption bert(int num, boolean more) {
+        return io.stagecoach.core.coap.BlockOption.of(num, more, 7, true);
+    }
+
     @Test
-    void utf8() {
+    void bertUploadsAreReassembled() throws Exception {
+        Peer p = connector.connect(40050);
+        p.nextSignal();
+        p.write(SignalingMessage.csm(8192, true));
+        Request block0 = Request.post().token(Token.ofLong(1)).options(o -> o.uriPath(List.of("upload"))
+                .block1(bert(0, true))).payload(new byte[2048]).build();
+        p.write(block0);
+        Message cont = p.nextMessage();
+        assertEquals(Code.CONTINUE, cont.code());
+        assertEquals(bert(0, true), io.stagecoach.core.coap.ReliableTransportOptions.block1(cont.options()));
+        Request last = Request.post().token(Token.ofLong(2)).options(o -> o.uriPath(List.of("upload"))
+                .block1(bert(2, false))).payload(new byte[500]).build();
+        p.write(last);
+        Message done = p.nextMessage();
+        assertEquals(Code.CHANGED, done.code());
+        assertEquals("2548", done.payloadString(), "2 x 1024 + 500 bytes in two BERT messages");
+    }
+
+    @Test
+    void bertDownloadsFitThePeersMaxMessageSize() throws Exception {
+        Peer p = connector.connect(40051);
+        p.nextSignal();
+        p.write(SignalingMessage.csm(3000, true)); // (3000 - 256) / 1024: 2 KiB per BERT message
+        int[] sizes = {2048, 2048, 904};
+        int num = 0;
+        for (int i = 0; i < sizes.length; i++) {
+            int n = num;
+            p.write(Request.get().token(Token.ofLong(10 + i)).options(o -> o.uriPath(List.of("big"))
+                    .block2(bert(n, false))).build());
+            Message m = p.nextMessage();
+            assertEquals(Code.CONTENT, m.code());
+            assertEquals(sizes[i], m.payloadLength());
+            var b2 = io.stagecoach.core.coap.ReliableTransportOptions.block2(m.options());
+            assertTrue(b2.isBert());
+            assertEquals(num, b2.num());
+            assertEquals(i < sizes.length - 1, b2.more());
+            num += sizes[i] / 1024;
+        }
+    }
+
+    @Test
+    void withoutBlockWiseTransferInThePeersCsmNoBertIsSent() throws Exception {
+        Peer p = connected(40052); // CSM(1152, no Block-Wise-Transfer)
+        p.write(get(1, "big"));
+        Message m = p.nextMessage();
+        assertEquals(Code.CONTENT, m.code());
+        assertFalse(m.options().block2().isBert());
+        assertTrue(m.payloadLength() <= 1024);
+    }
+
+    @Test
+    void ourCsmOffersBert() throws Exception {
+        Peer p = connector.connect(40053);
+        SignalingMessage csm = p.nextSignal();
+        assertTrue(csm.blockWiseTransfer(), "Block-Wise-Transfer with a Max-Message-Size above 1152: BERT");
         assertArrayEquals("x".getBytes(StandardCharsets.UTF_8), new byte[] {'x'});
         assertTrue(new ArrayList<>().isEmpty());
     }
