@@ -421,6 +421,29 @@ class ReliableTransportLockstepTest {
     }
 
     @Test
+    void theServerSendsARequestOnTheClientsConnection() throws Exception {
+        Peer p = connected(40060);
+        AtomicReference<Response> answer = new AtomicReference<>();
+        endpoint.sendRequest(Request.get().peer(p.context).options(o -> o.uriPath(List.of("device-info"))).build(),
+                new Exchange.Listener() {
+                    @Override
+                    public void onResponse(Exchange exchange, Response response) {
+                        answer.set(response);
+                    }
+
+                    @Override
+                    public void onFailure(Exchange exchange, Throwable cause) {
+                    }
+                });
+        Message request = p.nextMessage();
+        assertEquals(Code.GET, request.code());
+        assertFalse(request.token().isEmpty());
+        p.write(Response.builder(Code.CONTENT).token(request.token()).payload("v1.2").build());
+        assertEquals("v1.2", answer.get().payloadString(), "a connection carries requests both ways (RFC 8323 §3)");
+        assertEquals(0, endpoint.openExchanges());
+    }
+
+    @Test
     void ourCsmOffersBert() throws Exception {
         Peer p = connector.connect(40053);
         SignalingMessage csm = p.nextSignal();

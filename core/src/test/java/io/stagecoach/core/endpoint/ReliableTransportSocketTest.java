@@ -184,6 +184,90 @@ class ReliableTransportSocketTest {
         assertEquals("ok", client.get().payloadText());
     }
 
+    /** Reads whole frames from a raw socket (TCP framing). */
+    private static final class RawPeer implements AutoCloseable {
+        final java.net.Socket socket;
+        final io.stagecoach.core.codec.TcpFrameSplitter splitter = new io.stagecoach.core.codec.TcpFrameSplitter(1 << 20);
+        final io.stagecoach.core.codec.TcpMessageParser parser = new io.stagecoach.core.codec.TcpMessageParser(
+                io.stagecoach.core.codec.ReliableFraming.TCP, 1 << 20);
+        final io.stagecoach.core.codec.TcpMessageSerializer serializer = new io.stagecoach.core.codec.TcpMessageSerializer(
+                io.stagecoach.core.codec.ReliableFraming.TCP);
+
+        RawPeer(int port) throws Exception {
+            socket = new java.net.Socket(InetAddress.getLoopbackAddress(), port);
+            socket.setTcpNoDelay(true);
+            socket.setSoTimeout(10_000);
+        }
+
+        /** The next frame, or {@code null} at the end of the stream. */
+        byte[] next() throws Exception {
+            while (true) {
+                int b = socket.getInputStream().read();
+                if (b < 0) {
+                    return null;
+                }
+                byte[] frame = splitter.next(new byte[] {(byte) b}, 0, 1);
+                if (frame != null) {
+                    return frame;
+                }
+            }
+        }
+
+        void write(byte[] bytes) throws Exception {
+            socket.getOutputStream().write(bytes);
+            socket.getOutputStream().flush();
+        }
+
+        @Override
+        public void close() throws Exception {
+            socket.close();
+        }
+    }
+
+    @Test
+    void theConnectorsFramingPathTakesRandomChunksAndAbortsHostileLengths() throws Exception {
+        server = CoapServer.builder().config(CONFIG).tcp(LOOPBACK).build();
+        server.add(CoapResource.named("hello").onGet(x -> x.respond("hi")));
+        server.start();
+        int port = server.endpoints().get(0).address().getPort();
+        java.util.SplittableRandom random = new java.util.SplittableRandom(8323);
+        for (int round = 0; round < 20; round++) {
+            try (RawPeer p = new RawPeer(port)) {
+                assertEquals(Code.CSM, p.parser.parseSignal(p.next()).code());
+                java.io.ByteArrayOutputStream stream = new java.io.ByteArrayOutputStream();
+                stream.writeBytes(p.serializer.serialize(io.stagecoach.core.coap.SignalingMessage.csm(1152, false)));
+                int requests = random.nextInt(1, 5);
+                for (int i = 0; i < requests; i++) {
+                    stream.writeBytes(p.serializer.serialize(io.stagecoach.core.coap.Request.get()
+                            .token(io.stagecoach.core.coap.Token.ofLong(i + 1))
+                            .options(o -> o.uriPath(java.util.List.of("hello"))).build()));
+                }
+                boolean hostile = round % 2 == 1;
+                if (hostile) {
+                    int ext = random.nextInt(1 << 20, Integer.MAX_VALUE);
+                    stream.writeBytes(new byte[] {(byte) 0xF0, (byte) (ext >>> 24), (byte) (ext >>> 16),
+                        (byte) (ext >>> 8), (byte) ext, 0x01, 0x02});
+                }
+                byte[] all = stream.toByteArray();
+                for (int off = 0; off < all.length; ) {
+                    int n = Math.min(all.length - off, random.nextInt(1, 9));
+                    p.write(Arrays.copyOfRange(all, off, off + n));
+                    off += n;
+                }
+                for (int i = 0; i < requests; i++) {
+                    byte[] f = p.next();
+                    assertEquals(io.stagecoach.core.coap.Token.ofLong(i + 1), p.parser.parseMessage(f).token());
+                }
+                if (hostile) {
+                    io.stagecoach.core.coap.SignalingMessage abort = p.parser.parseSignal(p.next());
+                    assertEquals(Code.ABORT, abort.code());
+                    assertTrue(!abort.diagnostic().isEmpty());
+                    assertEquals(null, p.next(), "closed after the Abort");
+                }
+            }
+        }
+    }
+
     @Test
     void aClientEndpointOfAnotherSchemeIsRefused() throws Exception {
         server = CoapServer.builder().config(CONFIG).tcp(LOOPBACK).build();
