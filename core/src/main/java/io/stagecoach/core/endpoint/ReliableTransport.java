@@ -64,7 +64,9 @@ import org.slf4j.LoggerFactory;
  *       first message that is not a CSM, or no CSM within {@code tcp.csm-timeout}, aborts.</li>
  *   <li><b>Signals</b> (§5): Ping is answered with Pong (with Custody: once every request received
  *       before it has been answered); Pong completes our {@link #ping}; Release makes the
- *       connection refuse new requests and close once its exchanges are done; Abort closes it.</li>
+ *       connection refuse new requests and close once its exchanges are done, and its Hold-Off
+ *       keeps new requests to that peer failing for that long (Alternative-Address is only
+ *       logged); Abort closes it.</li>
  *   <li><b>Matching</b>: by token only; no message IDs, no deduplication, no retransmission, no
  *       NSTART. A server exchange ends with its final response; an established observe relation
  *       keeps it open until the relation or the connection ends.</li>
@@ -144,6 +146,9 @@ final class ReliableTransport implements ConnectionHandler, LayerStack.Outbox {
     private final long idleTimeoutNanos;
     private final Duration sweepPeriod;
     private final ConcurrentHashMap<InetSocketAddress, Connection> connections = new ConcurrentHashMap<>();
+    /** Peers whose Release asked us not to come back before a time (Hold-Off, RFC 8323 §5.5). */
+    private final ConcurrentHashMap<InetSocketAddress, Long> holdOffUntil = new ConcurrentHashMap<>();
+    private static final int MAX_HOLD_OFFS = 10_000;
     private final AtomicLong pingTokens = new AtomicLong(1);
     private final LongAdder signalsReceived;
     private final LongAdder abortsSent;
@@ -384,6 +389,10 @@ final class ReliableTransport implements ConnectionHandler, LayerStack.Outbox {
             LOG.debug("{} released by the peer (alternative addresses {}, hold-off {} s): {}", c,
                     s.alternativeAddresses(), s.holdOff(), s.diagnostic());
             c.released = true;
+            long holdOff = s.holdOff();
+            if (holdOff > 0 && holdOffUntil.size() < MAX_HOLD_OFFS) {
+                holdOffUntil.put(c.peer, scheduler.nanoTime() + holdOff * 1_000_000_000L);
+            }
             closeWhenDone(c);
         } else if (s.code() == Code.ABORT) {
             abortsReceived.increment();
@@ -524,6 +533,16 @@ final class ReliableTransport implements ConnectionHandler, LayerStack.Outbox {
 
     @Override
     public void sendRequest(Exchange exchange, Request request) {
+        Long until = holdOffUntil.get(exchange.peer().peer());
+        if (until != null) {
+            long left = until - scheduler.nanoTime();
+            if (left > 0) {
+                exchange.fail(new ExchangeFailedException(exchange.peer().peer() + " asked to be left alone for "
+                        + Duration.ofNanos(left).toSeconds() + " s more (Release with Hold-Off, RFC 8323 5.5)"));
+                return;
+            }
+            holdOffUntil.remove(exchange.peer().peer(), until);
+        }
         Connection c = connections.computeIfAbsent(exchange.peer().peer(), Connection::new);
         if (c.released || c.closing) {
             exchange.fail(new ExchangeFailedException("the connection to " + c.peer

@@ -189,6 +189,30 @@ class ReliableTransportLockstepTest {
     }
 
     @Test
+    void holdOffKeepsUsFromRequestingTooSoon() throws Exception {
+        Peer p = connected(40008);
+        p.write(SignalingMessage.release(List.of(), 30, "maintenance"));
+        assertTrue(p.closed);
+        AtomicReference<Throwable> failed = new AtomicReference<>();
+        Exchange.Listener listener = new Exchange.Listener() {
+            @Override
+            public void onResponse(Exchange exchange, Response response) {
+            }
+
+            @Override
+            public void onFailure(Exchange exchange, Throwable cause) {
+                failed.set(cause);
+            }
+        };
+        endpoint.sendRequest(Request.get().peer(p.context).options(o -> o.uriPath(List.of("x"))).build(), listener);
+        assertTrue(failed.get() != null && failed.get().getMessage().contains("Hold-Off"), String.valueOf(failed.get()));
+        clock.advance(Duration.ofSeconds(31));
+        failed.set(null);
+        endpoint.sendRequest(Request.get().peer(p.context).options(o -> o.uriPath(List.of("x"))).build(), listener);
+        assertTrue(failed.get() == null || !failed.get().getMessage().contains("Hold-Off"), "hold-off over");
+    }
+
+    @Test
     void abortFromThePeerClosesTheConnection() throws Exception {
         Peer p = connected(40007);
         p.write(SignalingMessage.abort(-1, "bye"));
