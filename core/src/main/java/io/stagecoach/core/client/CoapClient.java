@@ -45,9 +45,13 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>Requests are CON (RFC 7252 §4.2) unless {@link #useNONs()}.</li>
  *   <li>The timeout defaults to CLIENT_TIMEOUT of the endpoint's configuration (93 s,
  *       MAX_TRANSMIT_WAIT) and runs on the endpoint's clock.</li>
- *   <li>Endpoint: {@code new CoapClient(uri)} uses a shared default endpoint (UDP, ephemeral port,
- *       configured by {@link #configureDefaultEndpoint}), created on first use and released by
- *       {@link #shutdownDefaultEndpoint()}; {@code new CoapClient(uri, endpoint)} uses the caller's;
+ *   <li>Endpoint: {@code new CoapClient(uri)} uses the shared default endpoint of the URI's scheme
+ *       (UDP on an ephemeral port for {@code coap}; a TCP, TLS or WebSocket client connector for
+ *       {@code coap+tcp}, {@code coaps+tcp}, {@code coap+ws}, {@code coaps+ws}, the secure ones
+ *       trusting the JDK's default trust store; configured by {@link #configureDefaultEndpoint}),
+ *       created on first use and released by
+ *       {@link #shutdownDefaultEndpoint()}; {@code new CoapClient(uri, endpoint)} uses the caller's,
+ *       which must serve the URI's scheme; a private CA goes to {@link CoapClientBuilder#tls};
  *       {@link #builder(String)} makes a client with an endpoint of its own (configuration,
  *       layers), destroyed by {@link #close()}.</li>
  *   <li>Callbacks and future completions run on a protocol thread of the endpoint: do not block
@@ -115,13 +119,19 @@ public class CoapClient implements AutoCloseable {
     /**
      * Points the following calls at {@code uri}.
      *
-     * @throws IllegalArgumentException unless a {@code coap://} URI ({@code coaps://} is refused
-     *     until the client has DTLS)
+     * @throws IllegalArgumentException unless a {@code coap://} URI or one of RFC 8323's
+     *     ({@code coap+tcp://}, {@code coaps+tcp://}, {@code coap+ws://}, {@code coaps+ws://});
+     *     {@code coaps://} is refused until the client has DTLS. With an endpoint of the caller's,
+     *     also when the endpoint's {@linkplain CoapEndpoint#scheme() scheme} is another.
      */
     public final CoapClient uri(String uri) {
         CoapUri parsed = CoapUri.parse(uri);
-        if (parsed.isSecure()) {
+        if (parsed.scheme().equals("coaps")) {
             throw new IllegalArgumentException("coaps (DTLS) is not supported by this client yet: " + uri);
+        }
+        if (endpoint != null && !endpoint.scheme().equals(parsed.scheme())) {
+            throw new IllegalArgumentException("a " + parsed.scheme() + " URI needs a " + parsed.scheme()
+                    + " endpoint, not " + endpoint.scheme() + ": " + uri);
         }
         this.uri = parsed;
         this.destination = null; // resolved again on the next call
@@ -135,7 +145,7 @@ public class CoapClient implements AutoCloseable {
     /** The endpoint calls go through (creates the shared default one if needed). */
     public CoapEndpoint endpoint() {
         CoapEndpoint e = endpoint;
-        return e != null ? e : DefaultEndpoint.get();
+        return e != null ? e : DefaultEndpoint.get(uri.scheme());
     }
 
     /** Sends the following requests as NON (RFC 7252 §4.3): no ACK, no retransmission. */
@@ -401,7 +411,7 @@ public class CoapClient implements AutoCloseable {
 
     public CompletableFuture<List<WebLink>> discoverAsync(String query) {
         List<String> q = query == null || query.isEmpty() ? List.of() : List.of(query.split("&"));
-        CoapUri wellKnown = CoapUri.of(false, uri.host(), uri.port(), List.of(".well-known", "core"), q);
+        CoapUri wellKnown = CoapUri.of(uri.scheme(), uri.host(), uri.port(), List.of(".well-known", "core"), q);
         Request r = Request.get().uri(wellKnown).type(type).peer(peer()).accept(ContentFormat.LINK_FORMAT).build();
         return ClientCall.send(endpoint(), r, timeout()).thenApply(CoapClient::links);
     }

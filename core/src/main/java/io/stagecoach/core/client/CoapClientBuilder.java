@@ -1,5 +1,8 @@
 package io.stagecoach.core.client;
 
+import io.stagecoach.core.coap.CoapUri;
+import io.stagecoach.elements.tcp.TcpConnectorConfig.Transport;
+import io.stagecoach.elements.tcp.TlsCredentials;
 import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.core.endpoint.CoapEndpointBuilder;
 import io.stagecoach.core.network.MessageInterceptor;
@@ -15,7 +18,9 @@ import java.util.function.Consumer;
 
 /**
  * Builds a {@link CoapClient}. Without {@link #endpoint} the client gets an endpoint of its own
- * (UDP on an ephemeral port of every interface, or {@link #bind}), built with this builder's
+ * (UDP on an ephemeral port of every interface, or {@link #bind}; for a {@code coap+tcp},
+ * {@code coaps+tcp}, {@code coap+ws} or {@code coaps+ws} URI a client of that transport, with
+ * the {@link #tls} credentials for the secure ones), built with this builder's
  * configuration, clock, interceptors and layer edits, started by {@link #build()} and destroyed by
  * {@link CoapClient#close()}.
  *
@@ -37,6 +42,7 @@ public final class CoapClientBuilder {
     private boolean customized;
     private Duration timeout;
     private boolean nons;
+    private TlsCredentials credentials;
 
     CoapClientBuilder(String uri) {
         this.uri = Objects.requireNonNull(uri, "uri");
@@ -90,6 +96,16 @@ public final class CoapClientBuilder {
         return this;
     }
 
+    /**
+     * What the client's own endpoint trusts (and proves) over TLS, for {@code coaps+tcp} and
+     * {@code coaps+ws} URIs; default {@link TlsCredentials#systemTrust()}.
+     */
+    public CoapClientBuilder tls(TlsCredentials credentials) {
+        this.credentials = Objects.requireNonNull(credentials, "credentials");
+        customized = true;
+        return this;
+    }
+
     /** See {@link CoapClient#timeout(Duration)}. */
     public CoapClientBuilder timeout(Duration timeout) {
         this.timeout = timeout;
@@ -114,7 +130,14 @@ public final class CoapClientBuilder {
             }
             client = new CoapClient(uri, endpoint, false);
         } else {
-            CoapEndpoint own = endpointBuilder.udp(bind).build();
+            Transport transport = Transport.ofScheme(CoapUri.parse(uri).scheme());
+            if (transport != null) {
+                endpointBuilder.streamClient(transport, transport.isSecure()
+                        ? (credentials != null ? credentials : TlsCredentials.systemTrust()) : null);
+            } else {
+                endpointBuilder.udp(bind);
+            }
+            CoapEndpoint own = endpointBuilder.build();
             try {
                 own.start();
                 client = new CoapClient(uri, own, true);

@@ -3,20 +3,25 @@ package io.stagecoach.core.client;
 import io.stagecoach.core.config.CoapConfig;
 import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.elements.config.Configuration;
+import io.stagecoach.elements.tcp.TcpConnectorConfig.Transport;
+import io.stagecoach.elements.tcp.TlsCredentials;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
 
 /**
- * The client endpoint shared by every {@link CoapClient} without one of its own: created and
- * started on first use, on UDP, an ephemeral port of every interface (so it reaches IPv4 and
+ * The client endpoints shared by every {@link CoapClient} without one of its own, one per URI
+ * scheme: created and started on first use; for {@code coap} on UDP, an ephemeral port of every interface (so it reaches IPv4 and
  * IPv6 servers alike), with the configuration of {@link #configure} or else the defaults with the
  * system properties {@code stagecoach.<key>} applied; {@link #shutdown()} destroys it and the next
  * use creates a fresh one.
  */
 final class DefaultEndpoint {
 
-    private static CoapEndpoint endpoint;
+    private static final Map<String, CoapEndpoint> ENDPOINTS = new HashMap<>();
     private static Configuration config;
 
     private DefaultEndpoint() {
@@ -28,27 +33,39 @@ final class DefaultEndpoint {
     }
 
     static synchronized CoapEndpoint get() {
+        return get("coap");
+    }
+
+    /**
+     * The shared endpoint of {@code scheme}: UDP for {@code coap}, a client of the transport for
+     * {@code coap+tcp}, {@code coaps+tcp}, {@code coap+ws} and {@code coaps+ws} (the secure ones
+     * trusting the JDK's default trust store), created on first use.
+     */
+    static synchronized CoapEndpoint get(String scheme) {
+        CoapEndpoint endpoint = ENDPOINTS.get(scheme);
         if (endpoint == null || !endpoint.isRunning()) {
             if (endpoint != null) {
                 endpoint.destroy();
             }
             Configuration c = config != null ? config : CoapConfig.builder().applySystemProperties().build();
-            CoapEndpoint e = CoapEndpoint.builder().udp(new InetSocketAddress(0)).config(c).build();
+            Transport transport = Transport.ofScheme(scheme);
+            CoapEndpoint e = (transport == null ? CoapEndpoint.builder().udp(new InetSocketAddress(0))
+                    : CoapEndpoint.builder().streamClient(transport, transport.isSecure() ? TlsCredentials.systemTrust()
+                            : null)).config(c).build();
             try {
                 e.start();
             } catch (IOException ex) {
                 e.destroy();
                 throw new UncheckedIOException("cannot start the default client endpoint: " + ex.getMessage(), ex);
             }
+            ENDPOINTS.put(scheme, e);
             endpoint = e;
         }
         return endpoint;
     }
 
     static synchronized void shutdown() {
-        if (endpoint != null) {
-            endpoint.destroy();
-            endpoint = null;
-        }
+        ENDPOINTS.values().forEach(CoapEndpoint::destroy);
+        ENDPOINTS.clear();
     }
 }

@@ -15,7 +15,11 @@ import java.util.regex.Pattern;
 
 /**
  * An absolute {@code coap://} or {@code coaps://} URI split into what a request carries
- * (RFC 7252 §6): host, port, path segments and query arguments, all percent-decoded.
+ * (RFC 7252 §6): host, port, path segments and query arguments, all percent-decoded. The
+ * schemes of CoAP over TCP, TLS and WebSockets (RFC 8323 §8: {@code coap+tcp}, {@code coaps+tcp},
+ * {@code coap+ws}, {@code coaps+ws}) decompose the same way, with their own default ports
+ * ({@link #defaultPort(String)}); for the WebSocket schemes the path is the resource's, the
+ * WebSocket itself is always at {@code /.well-known/coap}.
  *
  * <p>{@link #parse(String)} follows the decomposition of §6.4, {@link #toString()} the
  * composition of §6.5. Host names are never resolved implicitly: {@link #destination()} gives an
@@ -28,14 +32,19 @@ public final class CoapUri {
 
     private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
 
+    /** The schemes this class parses (RFC 7252 §6, RFC 8323 §8). */
+    public static final List<String> SCHEMES = List.of("coap", "coaps", "coap+tcp", "coaps+tcp", "coap+ws", "coaps+ws");
+
+    private final String scheme;
     private final boolean secure;
     private final String host;
     private final int port;
     private final List<String> path;
     private final List<String> query;
 
-    private CoapUri(boolean secure, String host, int port, List<String> path, List<String> query) {
-        this.secure = secure;
+    private CoapUri(String scheme, String host, int port, List<String> path, List<String> query) {
+        this.scheme = scheme;
+        this.secure = scheme.startsWith("coaps");
         this.host = host;
         this.port = port;
         this.path = List.copyOf(path);
@@ -44,13 +53,46 @@ public final class CoapUri {
 
     /** A URI from parts; {@code port} -1 means the scheme's default. */
     public static CoapUri of(boolean secure, String host, int port, List<String> path, List<String> query) {
+        return of(secure ? "coaps" : "coap", host, port, path, query);
+    }
+
+    /**
+     * A URI of any of the {@link #SCHEMES} from parts; {@code port} -1 means the scheme's default.
+     *
+     * @throws IllegalArgumentException for another scheme
+     */
+    public static CoapUri of(String scheme, String host, int port, List<String> path, List<String> query) {
         Objects.requireNonNull(host, "host");
+        int defaultPort = defaultPort(scheme);
         if (port < -1 || port > 65535) {
             throw new IllegalArgumentException("port must be 0..65535, got " + port);
         }
-        int p = port == -1 ? (secure ? DEFAULT_SECURE_PORT : DEFAULT_PORT) : port;
+        int p = port == -1 ? defaultPort : port;
         String h = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
-        return new CoapUri(secure, h, p, path, query);
+        return new CoapUri(scheme, h, p, path, query);
+    }
+
+    /**
+     * The default port of a scheme: 5683 for coap and coap+tcp, 5684 for coaps and coaps+tcp
+     * (RFC 7252 §6.1, §6.2; RFC 8323 §8.1, §8.2), 80 for coap+ws and 443 for coaps+ws (§8.3, §8.4).
+     *
+     * @throws IllegalArgumentException for another scheme
+     */
+    public static int defaultPort(String scheme) {
+        switch (scheme) {
+            case "coap":
+            case "coap+tcp":
+                return DEFAULT_PORT;
+            case "coaps":
+            case "coaps+tcp":
+                return DEFAULT_SECURE_PORT;
+            case "coap+ws":
+                return 80;
+            case "coaps+ws":
+                return 443;
+            default:
+                throw new IllegalArgumentException("not a CoAP scheme: " + scheme + " (one of " + SCHEMES + ")");
+        }
     }
 
     /**
@@ -70,8 +112,8 @@ public final class CoapUri {
             throw new IllegalArgumentException("not an absolute URI: \"" + text + "\"");
         }
         String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
-        if (!scheme.equals("coap") && !scheme.equals("coaps")) {
-            throw new IllegalArgumentException("not a coap or coaps URI: \"" + text + "\"");
+        if (!SCHEMES.contains(scheme)) {
+            throw new IllegalArgumentException("not a CoAP URI (" + String.join(", ", SCHEMES) + "): \"" + text + "\"");
         }
         if (uri.getRawFragment() != null) {
             throw new IllegalArgumentException("a CoAP URI must not have a fragment: \"" + text + "\"");
@@ -98,7 +140,7 @@ public final class CoapUri {
                 query.add(decode(arg, text));
             }
         }
-        return of(scheme.equals("coaps"), host, uri.getPort(), path, query);
+        return of(scheme, host, uri.getPort(), path, query);
     }
 
     /**
@@ -160,8 +202,19 @@ public final class CoapUri {
         return sb.toString();
     }
 
+    /** Whether the scheme is a secure one ({@code coaps}, {@code coaps+tcp}, {@code coaps+ws}). */
     public boolean isSecure() {
         return secure;
+    }
+
+    /** The scheme, lower case: one of {@link #SCHEMES}. */
+    public String scheme() {
+        return scheme;
+    }
+
+    /** Whether the scheme is one of RFC 8323's (TCP, TLS, WebSockets) rather than UDP's or DTLS's. */
+    public boolean isReliableTransport() {
+        return scheme.indexOf('+') >= 0;
     }
 
     /** Host, percent-decoded, IPv6 without brackets. */
@@ -222,13 +275,13 @@ public final class CoapUri {
     /** The composed URI (RFC 7252 §6.5), the default port omitted, parts percent-encoded. */
     @Override
     public String toString() {
-        StringBuilder sb = new StringBuilder(secure ? "coaps://" : "coap://");
+        StringBuilder sb = new StringBuilder(scheme).append("://");
         if (host.indexOf(':') >= 0) {
             sb.append('[').append(host).append(']');
         } else {
             encode(sb, host, "");
         }
-        if (port != (secure ? DEFAULT_SECURE_PORT : DEFAULT_PORT)) {
+        if (port != defaultPort(scheme)) {
             sb.append(':').append(port);
         }
         if (path.isEmpty()) {
@@ -252,13 +305,13 @@ public final class CoapUri {
             return false;
         }
         CoapUri u = (CoapUri) o;
-        return u.secure == secure && u.port == port && u.host.equals(host) && u.path.equals(path)
+        return u.scheme.equals(scheme) && u.port == port && u.host.equals(host) && u.path.equals(path)
                 && u.query.equals(query);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(secure, host, port, path, query);
+        return Objects.hash(scheme, host, port, path, query);
     }
 
     private static final String UNRESERVED_AND_SUBDELIMS = "-._~!$'()*+,;=";

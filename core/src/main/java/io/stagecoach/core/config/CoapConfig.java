@@ -4,6 +4,7 @@ import io.stagecoach.elements.config.Configuration;
 import io.stagecoach.elements.config.Definition;
 import io.stagecoach.elements.config.Definitions;
 import io.stagecoach.elements.config.ModuleDefinitions;
+import io.stagecoach.elements.config.TcpConfig;
 import io.stagecoach.elements.config.UdpConfig;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
@@ -350,9 +351,10 @@ public final class CoapConfig {
 
     /**
      * Every group of settings the library reads, in documentation order: the UDP connectors'
-     * ({@link UdpConfig}) and the CoAP stage's ({@link #DEFINITIONS}).
+     * ({@link UdpConfig}), the connection transports' ({@link TcpConfig}) and the CoAP stage's
+     * ({@link #DEFINITIONS}).
      */
-    public static final Definitions ALL = Definitions.of(UdpConfig.DEFINITIONS, DEFINITIONS);
+    public static final Definitions ALL = Definitions.of(UdpConfig.DEFINITIONS, TcpConfig.DEFINITIONS, DEFINITIONS);
 
     /** Every setting at its definition's default: what endpoints and servers use unless given one. */
     public static Configuration defaults() {

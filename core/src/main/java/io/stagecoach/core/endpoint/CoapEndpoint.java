@@ -28,6 +28,7 @@ import io.stagecoach.core.network.stack.StackServices;
 import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.RawData;
+import io.stagecoach.elements.StreamConnector;
 import io.stagecoach.elements.config.Configuration;
 import io.stagecoach.elements.time.Scheduler;
 import java.io.IOException;
@@ -76,6 +77,8 @@ public final class CoapEndpoint {
     private final LayerStack stack;
     private final Inbound inbound;
     private final Outbox outbox;
+    /** The message path on a {@link StreamConnector} (RFC 8323); {@code null} on datagram connectors. */
+    private final ReliableTransport reliable;
     private final Duration sweepInterval;
     private final long overloadMaxAgeSeconds;
     private final BanLog banLog;
@@ -108,21 +111,32 @@ public final class CoapEndpoint {
                 config.get(CoapConfig.MID_MAX_PEERS), config.get(CoapConfig.MID_MAX_PEERS_PER_SOURCE),
                 random != null ? random : new SecureRandom());
         this.congestion = ReliabilityLayer.newPeerStates(config);
-        this.verifier = new AddressVerifier(config.get(CoapConfig.AMPLIFICATION_FACTOR),
+        this.connector = b.connector();
+        // A connection (TCP's handshake) or a DTLS session (its cookie exchange, RFC 6347 §4.2.1)
+        // has proved the peer's address before any CoAP arrives: the limit is for plain UDP.
+        boolean proven = connector instanceof StreamConnector || "DTLS".equals(connector.getProtocol());
+        this.verifier = new AddressVerifier(proven ? 0 : config.get(CoapConfig.AMPLIFICATION_FACTOR),
                 config.get(CoapConfig.AMPLIFICATION_VERIFIED_LIFETIME), config.get(CoapConfig.ECHO_LIFETIME),
                 config.get(CoapConfig.AMPLIFICATION_MAX_VERIFIED), scheduler);
-        this.connector = b.connector();
         List<MessageInterceptor> interceptors = List.copyOf(b.interceptors);
         this.outbox = new Outbox(connector, mids, store, dedup, counters, interceptors, verifier,
                 config.get(CoapConfig.OBSERVE_MAX_NOTIFICATIONS_IN_FLIGHT), scheduler);
-        this.stack = b.layers(store, congestion, verifier).build(new Services(), outbox);
+        this.reliable = connector instanceof StreamConnector stream ? new ReliableTransport(stream, config, store,
+                counters, interceptors, scheduler, banLog, CoapEndpointBuilder.BERT) : null;
+        this.stack = b.layers(store, congestion, verifier, reliable)
+                .build(new Services(), reliable != null ? reliable : outbox);
         this.stack.setInbox(router);
         this.inbound = new Inbound(stack, store, dedup, outbox, counters, interceptors, overloadMaxAgeSeconds,
                 RequestLimits.from(config), RecognizedOptions.of(stack.options()), banLog, scheduler);
         counters.register(Gauge.EXCHANGES, store::size);
         counters.register(Gauge.DEDUP_ENTRIES, dedup::size);
         counters.register(Gauge.QUEUE_DEPTH, () -> stage == null ? 0 : stage.queueDepth());
-        connector.setRawDataReceiver(this::receiveData);
+        if (reliable != null) {
+            reliable.attach(stack, RecognizedOptions.of(stack.options()));
+            connector.setRawDataReceiver(reliable::receive); // inline on the connection's I/O thread
+        } else {
+            connector.setRawDataReceiver(this::receiveData);
+        }
     }
 
     public static CoapEndpointBuilder builder() {
@@ -143,6 +157,9 @@ public final class CoapEndpoint {
         stack.start();
         dedup.start(scheduler, sweepInterval);
         mids.start(scheduler, sweepInterval);
+        if (reliable != null) {
+            reliable.start();
+        }
         running = true;
         try {
             connector.start();
@@ -163,6 +180,9 @@ public final class CoapEndpoint {
         }
         running = false;
         connector.stop();
+        if (reliable != null) {
+            reliable.stop(); // fails the exchanges of every connection left
+        }
         stack.stop(); // e.g. observe relations whose exchange holds no store entry would outlive the stop
         for (Exchange exchange : store.all()) {
             exchange.execute(() -> exchange.fail(new ExchangeFailedException("endpoint stopped")));
@@ -202,6 +222,36 @@ public final class CoapEndpoint {
     /** The address the connector is bound to. */
     public InetSocketAddress address() {
         return connector.getAddress();
+    }
+
+    /**
+     * The URI scheme this endpoint serves and reaches: {@code coap} (UDP), {@code coaps} (DTLS),
+     * or for a {@link StreamConnector} {@code coap+tcp}, {@code coaps+tcp}, {@code coap+ws},
+     * {@code coaps+ws} (RFC 8323 §8), from the connector's protocol name.
+     */
+    public String scheme() {
+        switch (connector.getProtocol()) {
+            case "DTLS":
+                return "coaps";
+            case "TCP":
+                return "coap+tcp";
+            case "TLS":
+                return "coaps+tcp";
+            case "WS":
+                return "coap+ws";
+            case "WSS":
+                return "coaps+ws";
+            default:
+                return "coap";
+        }
+    }
+
+    /**
+     * Whether this endpoint runs CoAP over a reliable transport (TCP, TLS, WebSockets; RFC 8323):
+     * its connector is a {@link StreamConnector}.
+     */
+    public boolean isReliableTransport() {
+        return reliable != null;
     }
 
     public Configuration config() {
@@ -309,7 +359,8 @@ public final class CoapEndpoint {
      * Sends a CoAP ping, an Empty CON (RFC 7252 §4.3), to {@code peer}. The returned exchange
      * completes normally when the peer's RST arrives and fails with {@link ExchangeTimeoutException}
      * after {@code timeout} on this endpoint's clock; watch it with {@link Exchange#whenComplete}
-     * and {@link Exchange#failure()}. The ping is sent once (no retransmission).
+     * and {@link Exchange#failure()}. The ping is sent once (no retransmission). On a reliable
+     * transport it is a 7.02 Ping signal, completed by the peer's Pong (RFC 8323 §5.4).
      *
      * @throws IllegalStateException when the endpoint is not running
      */
@@ -320,6 +371,9 @@ public final class CoapEndpoint {
         }
         if (!running) {
             throw new IllegalStateException("endpoint " + address() + " is not running");
+        }
+        if (reliable != null) {
+            return reliable.ping(peer, timeout); // a 7.02 Ping answered by a Pong (RFC 8323 §5.4)
         }
         return Ping.send(peer, timeout, scheduler, mids, store, outbox);
     }

@@ -17,6 +17,11 @@ import io.stagecoach.core.network.stack.LayerStack;
 import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.config.Configuration;
 import io.stagecoach.elements.netty.NettyUdpConnector;
+import io.stagecoach.elements.tcp.HttpResponder;
+import io.stagecoach.elements.tcp.NettyTcpConnector;
+import io.stagecoach.elements.tcp.TcpConnectorConfig;
+import io.stagecoach.elements.tcp.TcpConnectorConfig.Transport;
+import io.stagecoach.elements.tcp.TlsCredentials;
 import io.stagecoach.elements.time.RealTimeScheduler;
 import io.stagecoach.elements.time.Scheduler;
 import io.stagecoach.elements.udp.UdpConnector;
@@ -62,6 +67,13 @@ public final class CoapEndpointBuilder {
     RandomGenerator random;
     final List<MessageInterceptor> interceptors = new ArrayList<>();
     private final List<Consumer<LayerStack.Builder>> layerEdits = new ArrayList<>();
+    private HttpResponder httpResponder;
+
+    /**
+     * Whether reliable-transport endpoints offer and use BERT (RFC 8323 §6): Block-Wise-Transfer in
+     * our CSM when tcp.max-message-size is above 1152.
+     */
+    static final boolean BERT = true;
 
     CoapEndpointBuilder() {
     }
@@ -94,6 +106,62 @@ public final class CoapEndpointBuilder {
         Objects.requireNonNull(bind, "bind");
         this.connector = null;
         this.connectorFactory = b -> NettyConnectors.create(b.udpConfig(bind).buildConfig());
+        return this;
+    }
+
+    /**
+     * CoAP over TCP (RFC 8323, {@code coap+tcp}): a server accepting connections on {@code bind}
+     * (port 0: a free port at start), created at {@link #build()} with this builder's
+     * {@code tcp.*} configuration and clock. Needs Netty's handler on the class path.
+     */
+    public CoapEndpointBuilder tcp(InetSocketAddress bind) {
+        return stream(Transport.TCP, false, bind, null);
+    }
+
+    /**
+     * CoAP over TLS ({@code coaps+tcp}): a server on {@code bind} with {@code credentials}' identity
+     * (and, when they name trusted certificates, required client certificates); TLS 1.3 and 1.2,
+     * ALPN {@code coap}.
+     */
+    public CoapEndpointBuilder tls(InetSocketAddress bind, TlsCredentials credentials) {
+        return stream(Transport.TLS, false, bind, Objects.requireNonNull(credentials, "credentials"));
+    }
+
+    /**
+     * CoAP over WebSockets ({@code coap+ws}): a server on {@code bind}, CoAP at
+     * {@code /.well-known/coap}; other HTTP requests go to {@link #httpResponder} (else 404).
+     * Needs Netty's codec-http on the class path.
+     */
+    public CoapEndpointBuilder ws(InetSocketAddress bind) {
+        return stream(Transport.WS, false, bind, null);
+    }
+
+    /** CoAP over secure WebSockets ({@code coaps+ws}): as {@link #ws} with TLS. */
+    public CoapEndpointBuilder wss(InetSocketAddress bind, TlsCredentials credentials) {
+        return stream(Transport.WSS, false, bind, Objects.requireNonNull(credentials, "credentials"));
+    }
+
+    /**
+     * A client of {@code transport}: connects on the first message to a peer and keeps the
+     * connection for later ones (RFC 8323 §3); {@code credentials} for the secure transports
+     * (e.g. {@link TlsCredentials#trusting}), else {@code null}.
+     */
+    public CoapEndpointBuilder streamClient(Transport transport, TlsCredentials credentials) {
+        return stream(transport, true, new InetSocketAddress(0), credentials);
+    }
+
+    /** For a {@link #ws}/{@link #wss} server: answers HTTP requests to other paths (static files). */
+    public CoapEndpointBuilder httpResponder(HttpResponder responder) {
+        this.httpResponder = Objects.requireNonNull(responder, "responder");
+        return this;
+    }
+
+    private CoapEndpointBuilder stream(Transport transport, boolean client, InetSocketAddress bind,
+            TlsCredentials credentials) {
+        Objects.requireNonNull(bind, "bind");
+        this.connector = null;
+        this.connectorFactory = b -> NettyConnectors.createStream(TcpConnectorConfig.builder().apply(b.config).transport(transport).client(client).bindAddress(bind)
+                .credentials(credentials).httpResponder(b.httpResponder).clock(b.scheduler).buildConfig());
         return this;
     }
 
@@ -157,8 +225,9 @@ public final class CoapEndpointBuilder {
     }
 
     /**
-     * @throws IllegalStateException without a connector ({@link #connector}, {@link #udp} or
-     *     {@link #netty}), or when {@link #netty} is used without Netty on the class path
+     * @throws IllegalStateException without a connector ({@link #connector}, {@link #udp},
+     *     {@link #netty}, {@link #tcp}...), or when a Netty connector is asked for without Netty on
+     *     the class path
      */
     public CoapEndpoint build() {
         if (connector == null && connectorFactory == null) {
@@ -186,18 +255,25 @@ public final class CoapEndpointBuilder {
         return c;
     }
 
-    /** The standard stack, assembled in one place, then the caller's edits. */
+    /**
+     * The standard stack, assembled in one place, then the caller's edits. A reliable transport
+     * (RFC 8323) has no reliability layer: no types, MIDs, ACKs or retransmissions.
+     */
     LayerStack.Builder layers(ExchangeStore store, PeerStateMap<InetSocketAddress, PeerCongestionState> congestion,
-            AddressVerifier verifier) {
+            AddressVerifier verifier, ReliableTransport reliable) {
+        boolean reliableTransport = reliable != null;
         TokenGenerator tokens = new TokenGenerator(config.get(CoapConfig.TOKEN_LENGTH),
                 random != null ? random : new SecureRandom());
         LayerStack.Builder b = LayerStack.builder()
                 .addBottom(LayerStack.CLEANUP, new ExchangeCleanupLayer())
-                .addBottom(LayerStack.OBSERVE, new ObserveLayer(config, store))
-                .addBottom(LayerStack.BLOCKWISE, new BlockwiseLayer(config, store))
+                .addBottom(LayerStack.OBSERVE, new ObserveLayer(config, store, reliableTransport))
+                .addBottom(LayerStack.BLOCKWISE, reliableTransport
+                        ? new BlockwiseLayer(config, store, reliable::bertBlocks) : new BlockwiseLayer(config, store))
                 .addBottom(LayerStack.ECHO, new EchoLayer(verifier))
-                .addBottom(LayerStack.TOKEN, new TokenLayer(tokens, store))
-                .addBottom(LayerStack.RELIABILITY, new ReliabilityLayer(config, congestion));
+                .addBottom(LayerStack.TOKEN, new TokenLayer(tokens, store));
+        if (!reliableTransport) {
+            b.addBottom(LayerStack.RELIABILITY, new ReliabilityLayer(config, congestion));
+        }
         layerEdits.forEach(edit -> edit.accept(b));
         return b;
     }
@@ -223,6 +299,15 @@ public final class CoapEndpointBuilder {
                 return new NettyUdpConnector(config);
             } catch (NoClassDefFoundError e) {
                 throw new IllegalStateException("netty(...) needs Netty (netty-transport-native-epoll) on the class path", e);
+            }
+        }
+
+        static Connector createStream(TcpConnectorConfig config) {
+            try {
+                return NettyTcpConnector.create(config);
+            } catch (NoClassDefFoundError e) {
+                throw new IllegalStateException(config.transport().scheme()
+                        + " needs Netty (netty-handler, and netty-codec-http for WebSockets) on the class path", e);
             }
         }
     }

@@ -7,6 +7,7 @@ import io.stagecoach.core.network.MessageInterceptor;
 import io.stagecoach.core.network.stack.LayerStack;
 import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.config.Configuration;
+import io.stagecoach.elements.tcp.TlsCredentials;
 import io.stagecoach.elements.time.Scheduler;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -30,7 +31,9 @@ import java.util.function.Supplier;
  *         .build();
  * }</pre>
  *
- * The endpoints of {@link #udp}, {@link #netty} and {@link #connector} are created at
+ * Any mix of transports serves the same tree: {@code .udp(a).tcp(b).tls(c, credentials).ws(d)}.
+ * The endpoints of {@link #udp}, {@link #netty}, {@link #tcp}, {@link #tls}, {@link #ws},
+ * {@link #wss} and {@link #connector} are created at
  * {@link #build()} with this builder's {@link #config} (for {@code udp}/{@code netty} including
  * the {@code udp.*} settings of the connectors they create), {@link #scheduler} (those
  * connectors' clock too), {@link #protocolExecutor}, {@link #layers}, {@link #interceptor}s and
@@ -68,6 +71,42 @@ public final class CoapServerBuilder {
     public CoapServerBuilder netty(InetSocketAddress bind) {
         Objects.requireNonNull(bind, "bind");
         endpoints.add(() -> endpoint(b -> b.netty(bind)));
+        return this;
+    }
+
+    /**
+     * An endpoint for CoAP over TCP ({@code coap+tcp}, RFC 8323) accepting connections on
+     * {@code bind}; the {@code tcp.*} settings apply. Needs Netty's handler on the class path.
+     */
+    public CoapServerBuilder tcp(InetSocketAddress bind) {
+        Objects.requireNonNull(bind, "bind");
+        endpoints.add(() -> endpoint(b -> b.tcp(bind)));
+        return this;
+    }
+
+    /** An endpoint for CoAP over TLS ({@code coaps+tcp}) on {@code bind} with {@code credentials}. */
+    public CoapServerBuilder tls(InetSocketAddress bind, TlsCredentials credentials) {
+        Objects.requireNonNull(bind, "bind");
+        Objects.requireNonNull(credentials, "credentials");
+        endpoints.add(() -> endpoint(b -> b.tls(bind, credentials)));
+        return this;
+    }
+
+    /**
+     * An endpoint for CoAP over WebSockets ({@code coap+ws}) on {@code bind}, at
+     * {@code /.well-known/coap}. Needs Netty's codec-http on the class path.
+     */
+    public CoapServerBuilder ws(InetSocketAddress bind) {
+        Objects.requireNonNull(bind, "bind");
+        endpoints.add(() -> endpoint(b -> b.ws(bind)));
+        return this;
+    }
+
+    /** An endpoint for CoAP over secure WebSockets ({@code coaps+ws}) on {@code bind}. */
+    public CoapServerBuilder wss(InetSocketAddress bind, TlsCredentials credentials) {
+        Objects.requireNonNull(bind, "bind");
+        Objects.requireNonNull(credentials, "credentials");
+        endpoints.add(() -> endpoint(b -> b.wss(bind, credentials)));
         return this;
     }
 

@@ -8,6 +8,9 @@ package io.stagecoach.core.interop;
 public enum Peer {
     LIBCOAP_CLIENT("coap-client-notls", Source.PATH),
     LIBCOAP_SERVER("coap-server-notls", Source.PATH),
+    /** libcoap with OpenSSL: (D)TLS, here coaps+tcp (RFC 8323). */
+    LIBCOAP_CLIENT_OPENSSL("coap-client-openssl", Source.PATH),
+    LIBCOAP_SERVER_OPENSSL("coap-server-openssl", Source.PATH),
     AIOCOAP_CLIENT("aiocoap-client", Source.AIOCOAP_BIN),
     AIOCOAP_FILESERVER("aiocoap-fileserver", Source.AIOCOAP_BIN);
 
@@ -23,7 +26,8 @@ public enum Peer {
             "apt-get install libcoap3-bin (libcoap 4.3.1, puts coap-client-notls and coap-server-notls on the PATH)";
     static final String AIOCOAP_INSTALL =
             "python3 -m venv .venv-interop && .venv-interop/bin/pip install aiocoap==0.4.17 "
-                    + "in the repository root, or set STAGECOACH_AIOCOAP_BIN to a directory holding aiocoap-client";
+                    + "websockets==15.0.1 in the repository root, or set STAGECOACH_AIOCOAP_BIN to a directory holding"
+                    + " aiocoap-client";
 
     private final String executable;
     private final Source source;

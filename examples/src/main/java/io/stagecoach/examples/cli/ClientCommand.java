@@ -5,6 +5,7 @@ import io.stagecoach.core.client.CoapException;
 import io.stagecoach.core.client.CoapRejectedException;
 import io.stagecoach.core.client.CoapResponse;
 import io.stagecoach.core.client.CoapTimeoutException;
+import io.stagecoach.core.coap.CoapUri;
 import io.stagecoach.core.coap.Code;
 import io.stagecoach.core.coap.Option;
 import io.stagecoach.core.coap.Request;
@@ -16,6 +17,8 @@ import io.stagecoach.core.network.MessageTracer;
 import io.stagecoach.elements.SafeText;
 import io.stagecoach.elements.config.Configuration;
 import io.stagecoach.elements.time.Scheduler;
+import io.stagecoach.elements.tcp.TcpConnectorConfig.Transport;
+import io.stagecoach.elements.tcp.TlsCredentials;
 import io.stagecoach.examples.plugtest.Plugtest;
 import java.io.IOException;
 import java.io.InputStream;
@@ -118,13 +121,31 @@ public final class ClientCommand {
         return b.build();
     }
 
-    /** An endpoint whose block size is {@code -b} (uploads over it go Block1), tracing with {@code -v}. */
+    /**
+     * An endpoint whose block size is {@code -b} (uploads over it go Block1), tracing with {@code -v};
+     * UDP for coap URIs, a client of the transport for the RFC 8323 schemes.
+     */
     static CoapEndpoint endpoint(ClientOptions o, PrintStream err) {
         Configuration.Builder config = CoapConfig.builder();
         if (o.blockSize > 0) {
             Plugtest.blockSize(config, o.blockSize);
         }
-        CoapEndpointBuilder b = CoapEndpoint.builder().udp(new InetSocketAddress(0)).config(config.build());
+        CoapEndpointBuilder b = CoapEndpoint.builder().config(config.build());
+        Transport transport = Transport.ofScheme(CoapUri.parse(o.uri).scheme());
+        if (transport == null) {
+            b.udp(new InetSocketAddress(0));
+        } else {
+            TlsCredentials credentials = null;
+            if (transport.isSecure()) {
+                try {
+                    credentials = o.key != null || o.ca != null ? TlsCredentials.fromPem(o.cert, o.key, o.ca)
+                            : TlsCredentials.systemTrust();
+                } catch (IOException e) {
+                    throw new IllegalArgumentException(e.getMessage(), e);
+                }
+            }
+            b.streamClient(transport, credentials); // RFC 8323: a connection, opened by the request
+        }
         if (o.verbose) {
             // -v: one line per message on the wire, blocks and retransmissions included; option
             // values are the server's text, escaped like everything else the client prints

@@ -39,6 +39,9 @@ final class ClientOptions {
     boolean verbose;
     Path output;
     boolean help;
+    Path ca;
+    Path cert;
+    Path key;
 
     static String usage() {
         return String.join("\n",
@@ -57,6 +60,9 @@ final class ClientOptions {
                 "  -B, --timeout SECONDS       give up after SECONDS (default 90)",
                 "  -v, --verbose               show the messages on the wire (stderr), code and options",
                 "  -o, --output FILE           write the payload to FILE instead of stdout",
+                "  --ca FILE                   coaps+tcp, coaps+ws: PEM certificates to trust (default: the JDK's)",
+                "  --cert FILE, --key FILE     coaps+tcp, coaps+ws: a client certificate chain and PKCS#8 key (PEM)",
+                "URI schemes: coap, coap+tcp, coaps+tcp, coap+ws, coaps+ws (RFC 8323)",
                 "exit status: 0 on 2.xx, 1 on 4.xx/5.xx, 2 on timeout or error (reason on stderr)",
                 "");
     }
@@ -68,6 +74,9 @@ final class ClientOptions {
             String flag = c.nextFlag();
             switch (flag) {
                 case "-h", "--help" -> o.help = true;
+                case "--ca" -> o.ca = Path.of(c.value());
+                case "--cert" -> o.cert = Path.of(c.value());
+                case "--key" -> o.key = Path.of(c.value());
                 case "-m", "--method" -> o.method = method(c.value());
                 case "-e", "--payload" -> o.payload = c.value().getBytes(StandardCharsets.UTF_8);
                 case "-f", "--payload-file" -> o.payloadFile = c.value();
@@ -98,7 +107,8 @@ final class ClientOptions {
             }
         }
         if (o.uri == null && !o.help) {
-            throw new UsageException("a coap:// URI is required; try './stagecoach client --help'");
+            throw new UsageException("a coap:// (or coap+tcp://, coaps+tcp://, coap+ws://, coaps+ws://) URI is"
+                    + " required; try './stagecoach client --help'");
         }
         if (o.payload != null && o.payloadFile != null) {
             throw new UsageException("give -e/--payload or -f/--payload-file, not both");

@@ -1,18 +1,22 @@
 package io.stagecoach.examples.cli;
 
 import io.stagecoach.core.config.CoapConfig;
+import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.core.server.CoapResource;
 import io.stagecoach.core.server.CoapServer;
 import io.stagecoach.core.server.CoapServerBuilder;
 import io.stagecoach.elements.config.Configuration;
 import io.stagecoach.elements.config.UdpConfig;
 import io.stagecoach.elements.netty.NettyUdpConnector;
+import io.stagecoach.elements.tcp.TlsCredentials;
 import io.stagecoach.elements.time.RealTimeScheduler;
 import io.stagecoach.examples.faults.FaultInjector;
 import io.stagecoach.examples.plugtest.Plugtest;
 import java.io.IOException;
 import java.net.Inet6Address;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A running plugtest server as {@code ./stagecoach server} starts it: the configuration (file,
@@ -59,6 +63,16 @@ final class PlugtestServerRunner implements AutoCloseable {
         } else {
             sb.udp(bind);
             name = "udp";
+        }
+        if (o.tcpPort >= 0) {
+            sb.tcp(o.bind == null ? new InetSocketAddress(o.tcpPort) : new InetSocketAddress(o.bind, o.tcpPort));
+        }
+        if (o.tlsPort >= 0) {
+            sb.tls(o.bind == null ? new InetSocketAddress(o.tlsPort) : new InetSocketAddress(o.bind, o.tlsPort),
+                    TlsCredentials.fromPem(o.cert, o.key, o.ca));
+        }
+        if (o.wsPort >= 0) {
+            sb.ws(o.bind == null ? new InetSocketAddress(o.wsPort) : new InetSocketAddress(o.bind, o.wsPort));
         }
         if (o.faultRate > 0) {
             FaultInjector.Builder fb = FaultInjector.builder().seed(o.faultSeed);
@@ -113,15 +127,43 @@ final class PlugtestServerRunner implements AutoCloseable {
         return b.build();
     }
 
-    /** {@code listening on coap://ADDR:PORT (connector NAME, ...)} with the bound port. */
-    String readyLine() {
-        InetSocketAddress a = server.addresses().get(0);
+    /**
+     * The ready lines: {@link #readyLine()}, then {@code listening on SCHEME://ADDR:PORT} for each
+     * further transport (coap+tcp, coaps+tcp, coap+ws), in that order.
+     */
+    List<String> readyLines() {
+        List<String> lines = new ArrayList<>();
+        lines.add(readyLine());
+        List<CoapEndpoint> endpoints = server.endpoints();
+        for (int i = 1; i < endpoints.size(); i++) {
+            lines.add("listening on " + endpoints.get(i).scheme() + "://" + hostPort(endpoints.get(i).address()));
+        }
+        return lines;
+    }
+
+    /** The bound port of the endpoint of {@code scheme} (e.g. {@code coap+tcp}), or -1. */
+    int port(String scheme) {
+        for (CoapEndpoint e : server.endpoints()) {
+            if (e.scheme().equals(scheme)) {
+                return e.address().getPort();
+            }
+        }
+        return -1;
+    }
+
+    private static String hostPort(InetSocketAddress a) {
         String host = a.getAddress().getHostAddress();
         if (a.getAddress() instanceof Inet6Address) {
             // Compressed forms for the two addresses people type (RFC 5952); others as the JDK prints them.
             host = "[" + (a.getAddress().isAnyLocalAddress() ? "::" : a.getAddress().isLoopbackAddress() ? "::1" : host) + "]";
         }
-        return "listening on coap://" + host + ":" + a.getPort() + " (connector " + connectorName
+        return host + ":" + a.getPort();
+    }
+
+    /** {@code listening on coap://ADDR:PORT (connector NAME, ...)} with the bound port. */
+    String readyLine() {
+        InetSocketAddress a = server.addresses().get(0);
+        return "listening on coap://" + hostPort(a) + " (connector " + connectorName
                 + ", receivers " + config.get(UdpConfig.RECEIVER_THREADS)
                 + ", senders " + config.get(UdpConfig.SENDER_THREADS)
                 + ", protocol threads " + config.get(CoapConfig.PROTOCOL_THREADS)

@@ -8,8 +8,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code ./stagecoach server}: the plugtest server in the foreground. Prints exactly one line,
- * {@code listening on coap://ADDR:PORT (connector ...)}, to {@code out} once bound; logs go to
+ * {@code ./stagecoach server}: the plugtest server in the foreground. Prints the line
+ * {@code listening on coap://ADDR:PORT (connector ...)} to {@code out} once bound, then one line
+ * {@code listening on coap+tcp://ADDR:PORT} (coaps+tcp, coap+ws) per RFC 8323 transport asked
+ * for; logs go to
  * stderr (logback). SIGINT and SIGTERM stop it cleanly and the command returns 0.
  *
  * <p>The shutdown hook destroys the server and halts with status 0: a JVM ended by a signal
@@ -52,7 +54,7 @@ public final class ServerCommand {
             err.flush();
             Runtime.getRuntime().halt(0);
         }, "stagecoach-server-shutdown"));
-        out.println(runner.readyLine());
+        runner.readyLines().forEach(out::println);
         out.flush();
         try {
             new CountDownLatch(1).await(); // the main thread has nothing more to do: the hook ends the process

@@ -34,6 +34,12 @@ final class ServerOptions {
     Set<FaultKind> faultKinds = EnumSet.allOf(FaultKind.class);
     String obsResetSecret;
     boolean help;
+    int tcpPort = -1;
+    int tlsPort = -1;
+    int wsPort = -1;
+    Path cert;
+    Path key;
+    Path ca;
 
     static String usage() {
         return String.join("\n",
@@ -58,6 +64,15 @@ final class ServerOptions {
                 "  --obs-reset-secret S    enable POST /obs-reset (TD_COAP_OBS_04) with payload S, e.g. sesame",
                 "                          (default: disabled, 4.03; whoever knows S can drop every observation)",
                 "Prints 'listening on coap://ADDR:PORT (connector ...)' when ready; SIGINT/SIGTERM stop it (exit 0).",
+                "  --tcp-port N            also serve CoAP over TCP (coap+tcp, RFC 8323) on port N, 0 = any free one",
+                "  --tls-port N            also serve CoAP over TLS (coaps+tcp) on port N; needs --cert and --key",
+                "  --ws-port N             also serve CoAP over WebSockets (coap+ws, path /.well-known/coap) on port N",
+                "  --cert FILE             PEM certificate chain of the TLS server, leaf first",
+                "  --key FILE              PEM PKCS#8 private key of --cert",
+                "  --ca FILE               PEM certificates to trust for client certificates (then required)",
+                "Prints 'listening on coap://ADDR:PORT (connector ...)' when ready, then one line",
+                "'listening on coap+tcp://ADDR:PORT' (coaps+tcp, coap+ws) per further transport; SIGINT/SIGTERM",
+                "stop it (exit 0).",
                 "");
     }
 
@@ -89,6 +104,12 @@ final class ServerOptions {
                     }
                 }
                 case "--config" -> o.config = Path.of(c.value());
+                case "--tcp-port" -> o.tcpPort = c.intValue(0, 65535);
+                case "--tls-port" -> o.tlsPort = c.intValue(0, 65535);
+                case "--ws-port" -> o.wsPort = c.intValue(0, 65535);
+                case "--cert" -> o.cert = Path.of(c.value());
+                case "--key" -> o.key = Path.of(c.value());
+                case "--ca" -> o.ca = Path.of(c.value());
                 case "--faults" -> o.faultRate = rate(c.value());
                 case "--fault-seed" -> o.faultSeed = seed(c.value());
                 case "--fault-kinds" -> o.faultKinds = kinds(c.value());
@@ -100,6 +121,9 @@ final class ServerOptions {
                 }
                 default -> throw new UsageException("unknown option '" + flag + "'; try './stagecoach server --help'");
             }
+        }
+        if (o.tlsPort >= 0 && (o.cert == null || o.key == null)) {
+            throw new UsageException("--tls-port needs --cert FILE and --key FILE");
         }
         return o;
     }

@@ -23,10 +23,13 @@ public final class PlugtestText {
 
     /**
      * {@code "Type: <t> (<TYPE>)\nCode: <c> (<CODE>)\nMID: <mid>"}: the numeric message type and
-     * its name, the numeric method code and its name, and the Message ID of {@code request}.
+     * its name, the numeric method code and its name, and the Message ID of {@code request}. Over
+     * TCP, TLS and WebSockets a message has neither type nor MID (RFC 8323 §3.2): "Type: none",
+     * "MID: -1".
      */
     public static String reqInfo(Request request) {
-        return "Type: " + request.type().wire() + " (" + request.type() + ")\n"
+        String type = request.type() == null ? "none" : request.type().wire() + " (" + request.type() + ")";
+        return "Type: " + type + "\n"
                 + "Code: " + request.code().value() + " (" + request.code().name() + ")\n"
                 + "MID: " + request.mid();
     }

@@ -58,7 +58,8 @@ final class Block1Assembler {
         TransferKey key = TransferKey.upload(exchange.peer().peer(), request);
         long now = ctx.services().scheduler().nanoTime();
         int length = request.payloadLength();
-        if (block.more() && length != block.size()) {
+        boolean badLength = block.isBert() ? length == 0 || length % block.size() != 0 : length != block.size();
+        if (block.more() && badLength) { // a BERT block carries k x 1024 bytes (RFC 8323 §6)
             store.remove(key);
             answer(ctx, exchange, BlockwiseLayer.diagnostic(request, Code.BAD_REQUEST,
                     "block " + block + " carries " + length + " bytes").build());
@@ -123,13 +124,13 @@ final class Block1Assembler {
         b.options().remove(OptionNumber.BLOCK1).remove(OptionNumber.SIZE1);
         Request whole = b.build();
         exchange.setRequest(whole);
-        BlockwiseLayer.serverState(exchange).block1Echo = BlockOption.of(block.num(), false, block.szx());
+        BlockwiseLayer.serverState(exchange).block1Echo = BlockOption.of(block.num(), false, block.szx(), true);
         ctx.receiveRequest(exchange, whole);
     }
 
     private static Response continueFor(Request request, BlockOption block) {
         Response.Builder b = Response.forRequest(request, Code.CONTINUE);
-        b.options().block1(BlockOption.of(block.num(), true, block.szx()));
+        b.options().block1(BlockOption.of(block.num(), true, block.szx(), true));
         return b.build();
     }
 

@@ -52,10 +52,12 @@ final class Block2Responder {
 
     private final BlockwiseSettings settings;
     private final BlockwiseStatusStore store;
+    private final BlockwiseLayer layer;
 
-    Block2Responder(BlockwiseSettings settings, BlockwiseStatusStore store) {
+    Block2Responder(BlockwiseSettings settings, BlockwiseStatusStore store, BlockwiseLayer layer) {
         this.settings = settings;
         this.store = store;
+        this.layer = layer;
     }
 
     /**
@@ -70,13 +72,14 @@ final class Block2Responder {
                 Response.Builder b = cached.whole().newBuilder().token(request.token()).peer(exchange.peer());
                 b.options().remove(OptionNumber.OBSERVE); // follow-ups are plain GETs (RFC 7959 §2.6)
                 Response whole = b.build();
-                BlockOption target = Block2Slicer.target(asked, settings.szx());
+                int bert = layer.bert(exchange.peer());
+                BlockOption target = Block2Slicer.target(asked, settings.szx(), bert);
                 if (!Block2Slicer.inRange(target, whole.payloadLength())) {
                     ctx.sendResponse(exchange, Block2Slicer.outOfRange(request, target, whole.payloadLength()));
                     return;
                 }
-                Response slice = Block2Slicer.slice(whole, target, request.options().size2() >= 0);
-                if (!slice.options().block2().more()) {
+                Response slice = Block2Slicer.slice(whole, target, request.options().size2() >= 0, bert);
+                if (!BlockwiseLayer.block2(slice.options(), bert).more()) {
                     store.remove(key);
                 }
                 ctx.sendResponse(exchange, slice);
@@ -115,7 +118,8 @@ final class Block2Responder {
      */
     void send(LayerContext ctx, Exchange exchange, Response response) {
         Request request = exchange.request();
-        BlockOption asked = request.options().block2();
+        int bert = layer.bert(exchange.peer());
+        BlockOption asked = BlockwiseLayer.block2(request.options(), bert);
         int length = response.payloadLength();
         int szx = settings.szx();
         boolean limited = false;
@@ -135,14 +139,14 @@ final class Block2Responder {
             ctx.sendResponse(exchange, response);
             return;
         }
-        BlockOption target = Block2Slicer.target(asked, szx);
+        BlockOption target = Block2Slicer.target(asked, szx, bert);
         if (!Block2Slicer.inRange(target, length)) {
             ctx.sendResponse(exchange, Block2Slicer.outOfRange(request, target, length));
             return;
         }
-        Response slice = Block2Slicer.slice(response, target, request.options().size2() >= 0);
+        Response slice = Block2Slicer.slice(response, target, request.options().size2() >= 0, bert);
         TransferKey key = TransferKey.download(exchange.peer().peer(), request);
-        if (slice.options().block2().more()) {
+        if (BlockwiseLayer.block2(slice.options(), bert).more()) {
             Response.Builder whole = response.newBuilder().type(null).mid(-1);
             whole.options().remove(OptionNumber.BLOCK1); // the upload's echo belongs to its last block only
             Response cached = whole.build();

@@ -17,6 +17,17 @@ final class Block2Slicer {
 
     /** Block size and number to serve for a request asking {@code asked} (or nothing), server preferring {@code szx}. */
     static BlockOption target(BlockOption asked, int szx) {
+        return target(asked, szx, 0);
+    }
+
+    /**
+     * As {@link #target(BlockOption, int)}; with {@code bertBlocks} &gt; 0 (RFC 8323 §6) a request
+     * asking BERT, or none, gets a BERT block (SZX 7, NUM in 1024-byte units).
+     */
+    static BlockOption target(BlockOption asked, int szx, int bertBlocks) {
+        if (bertBlocks > 0 && (asked == null || asked.isBert())) {
+            return BlockOption.of(asked == null ? 0 : asked.num(), false, 7, true);
+        }
         if (asked == null) {
             return BlockOption.of(0, false, szx);
         }
@@ -39,12 +50,18 @@ final class Block2Slicer {
      * @param size2 whether to carry Size2 with the whole length (asked with Size2 in the request)
      */
     static Response slice(Response whole, BlockOption target, boolean size2) {
+        return slice(whole, target, size2, 1);
+    }
+
+    /** As {@link #slice(Response, BlockOption, boolean)}; a BERT target carries {@code bertBlocks} × 1024 bytes. */
+    static Response slice(Response whole, BlockOption target, boolean size2, int bertBlocks) {
         byte[] body = whole.payload();
         int from = (int) Math.min(target.offset(), body.length);
-        int to = (int) Math.min((long) from + target.size(), body.length);
+        long bytes = target.isBert() ? (long) target.size() * Math.max(1, bertBlocks) : target.size();
+        int to = (int) Math.min((long) from + bytes, body.length);
         boolean more = to < body.length;
         Response.Builder b = whole.newBuilder().payload(body, from, to - from);
-        b.options().block2(BlockOption.of(target.num(), more, target.szx()));
+        b.options().block2(BlockOption.of(target.num(), more, target.szx(), true));
         if (size2) {
             b.options().size2(body.length);
         }

@@ -69,11 +69,19 @@ final class BlockwiseClient {
 
     private final BlockwiseSettings settings;
     private final ExchangeStore store;
+    private final BlockwiseLayer layer;
     private final AtomicInteger active = new AtomicInteger();
 
-    BlockwiseClient(BlockwiseSettings settings, ExchangeStore store) {
+    BlockwiseClient(BlockwiseSettings settings, ExchangeStore store, BlockwiseLayer layer) {
         this.settings = settings;
         this.store = store;
+        this.layer = layer;
+    }
+
+    /** The Block2 asking for the block at byte {@code offset} in the size of {@code like} (BERT: 1024-byte units). */
+    private static BlockOption blockAt(long offset, BlockOption like) {
+        int shift = like.isBert() ? 10 : like.szx() + 4;
+        return BlockOption.of((int) (offset >> shift), false, like.szx(), true);
     }
 
     /** Client transfers in progress. */
@@ -93,7 +101,8 @@ final class BlockwiseClient {
         if (early != null && early.num() == 0 && length > 0) {
             startUpload(ctx, exchange, early.szx());
         } else if (early == null && length > settings.maxMessageSize()) {
-            startUpload(ctx, exchange, settings.szx());
+            // BERT (RFC 8323 §6) when the peer's CSM allows it: k x 1024 bytes per message
+            startUpload(ctx, exchange, layer.bert(exchange.peer()) > 0 ? 7 : settings.szx());
         } else {
             ctx.sendRequest(exchange, request);
         }
@@ -107,7 +116,7 @@ final class BlockwiseClient {
         if (t == null && response.code() == Code.REQUEST_ENTITY_TOO_LARGE && retryAsBlocks(ctx, exchange, response)) {
             return;
         }
-        BlockOption b2 = response.options().block2();
+        BlockOption b2 = BlockwiseLayer.block2(response.options(), layer.bert(exchange.peer()));
         if (t == null || t.download == null) {
             boolean starts = b2 != null && b2.num() == 0 && b2.more() && response.code().isSuccess()
                     && !response.options().has(OptionNumber.OBSERVE);
@@ -146,14 +155,14 @@ final class BlockwiseClient {
         Request.Builder next = exchange.request().newBuilder().payload(new byte[0]).type(exchange.request().type())
                 .mid(-1).token(exchange.currentRequest().token());
         next.options().remove(OptionNumber.BLOCK1).remove(OptionNumber.SIZE1).remove(OptionNumber.OBSERVE)
-                .block2(BlockOption.of(t.download.size() >> (b2.szx() + 4), false, b2.szx()));
+                .block2(blockAt(t.download.size(), b2));
         sendNext(ctx, exchange, next.build());
     }
 
     /** Starts a download whose block 0 arrived elsewhere (an observe notification, RFC 7959 §2.6). */
     private void continueDownload(LayerContext ctx, Exchange exchange, Response first) {
         Transfer t = transfer(exchange);
-        BlockOption b2 = first.options().block2();
+        BlockOption b2 = BlockwiseLayer.block2(first.options(), layer.bert(exchange.peer()));
         long size2 = first.options().size2();
         if (size2 > settings.maxBodySize() || first.payloadLength() > settings.maxBodySize()) {
             tooLarge(exchange, Math.max(size2, first.payloadLength()));
@@ -164,7 +173,7 @@ final class BlockwiseClient {
         t.download.write(first.payload(), 0, first.payloadLength());
         Request.Builder next = exchange.request().newBuilder().mid(-1);
         next.options().remove(OptionNumber.OBSERVE)
-                .block2(BlockOption.of(t.download.size() >> (b2.szx() + 4), false, b2.szx()));
+                .block2(blockAt(t.download.size(), b2));
         sendNext(ctx, exchange, next.build());
     }
 
@@ -180,12 +189,13 @@ final class BlockwiseClient {
     }
 
     private void sendBlock(LayerContext ctx, Exchange exchange, Transfer t) {
-        int size = 1 << (t.upSzx + 4);
+        boolean bert = t.upSzx == 7;
+        int size = bert ? 1024 * Math.max(1, layer.bert(exchange.peer())) : 1 << (t.upSzx + 4);
         int from = (int) t.upOffset;
         int to = Math.min(t.upload.length, from + size);
         Request.Builder b = exchange.request().newBuilder().payload(t.upload, from, to - from).mid(-1)
                 .token(exchange.currentRequest().token());
-        b.options().block1(BlockOption.of(from >> (t.upSzx + 4), to < t.upload.length, t.upSzx));
+        b.options().block1(BlockOption.of(from >> (bert ? 10 : t.upSzx + 4), to < t.upload.length, t.upSzx, true));
         if (from == 0) {
             b.options().size1(t.upload.length);
         } else {
@@ -196,8 +206,9 @@ final class BlockwiseClient {
 
     /** @return whether the response was consumed by the upload */
     private boolean onUploadResponse(LayerContext ctx, Exchange exchange, Transfer t, Response response) {
-        BlockOption sent = exchange.currentRequest().options().block1();
-        BlockOption echo = response.options().block1();
+        int bert = layer.bert(exchange.peer());
+        BlockOption sent = BlockwiseLayer.block1(exchange.currentRequest().options(), bert);
+        BlockOption echo = BlockwiseLayer.block1(response.options(), bert);
         if (response.code() == Code.CONTINUE) {
             if (echo == null || sent == null || echo.num() != sent.num() || !sent.more()) {
                 exchange.fail(new ExchangeFailedException("2.31 Continue with Block1 " + echo + " does not answer block " + sent));

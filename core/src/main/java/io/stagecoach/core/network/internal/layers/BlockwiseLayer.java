@@ -3,6 +3,7 @@ package io.stagecoach.core.network.internal.layers;
 import io.stagecoach.core.coap.BlockOption;
 import io.stagecoach.core.coap.Code;
 import io.stagecoach.core.coap.OptionNumber;
+import io.stagecoach.core.coap.ReliableTransportOptions;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.network.EndpointCounters;
@@ -11,7 +12,9 @@ import io.stagecoach.core.network.internal.ExchangeStore;
 import io.stagecoach.core.network.stack.AbstractLayer;
 import io.stagecoach.core.network.stack.LayerContext;
 import io.stagecoach.elements.config.Configuration;
+import io.stagecoach.elements.EndpointContext;
 import java.util.Set;
+import java.util.function.ToIntFunction;
 
 /**
  * RFC 7959 block-wise transfers, transparent to both upper stages: resources see one request with
@@ -36,6 +39,12 @@ import java.util.Set;
  * BLOCKWISE_PREFERRED_BLOCK_SIZE the block size, BLOCKWISE_MAX_RESOURCE_BODY_SIZE the largest body
  * reassembled in either direction, BLOCKWISE_STATUS_LIFETIME, BLOCKWISE_MAX_TRANSFERS_PER_SOURCE and
  * BLOCKWISE_MAX_TRANSFERS bound the server state.
+ *
+ * <p><b>BERT</b> (RFC 8323 §6), over reliable transports only: the endpoint tells per peer
+ * ({@link #BERT_OFF}, {@link #BERT_RECEIVE_ONLY}, or how many 1024-byte blocks one message to the
+ * peer may carry). Received Block options with SZX 7 are then accepted (uploads of k × 1024 bytes,
+ * downloads asked in BERT), and uploads and downloads to a peer whose CSM allows it go in BERT
+ * blocks of that many kilobytes.
  */
 public final class BlockwiseLayer extends AbstractLayer {
 
@@ -50,17 +59,47 @@ public final class BlockwiseLayer extends AbstractLayer {
     private final Block1Assembler uploads;
     private final Block2Responder downloads;
     private final BlockwiseClient client;
+    private final ToIntFunction<EndpointContext> bert;
+
+    /** {@link #bert} of a peer over UDP: no BERT. */
+    public static final int BERT_OFF = -1;
+    /** {@link #bert} of a peer whose CSM does not allow BERT: received BERT options are still accepted. */
+    public static final int BERT_RECEIVE_ONLY = 0;
 
     /**
      * @param store the endpoint's exchange store: a client transfer unregisters the MID of each
      *        block it moves past
      */
     public BlockwiseLayer(Configuration config, ExchangeStore store) {
+        this(config, store, peer -> BERT_OFF);
+    }
+
+    /**
+     * @param bert per peer: {@link #BERT_OFF}, {@link #BERT_RECEIVE_ONLY}, or the number of
+     *        1024-byte blocks a BERT message to the peer carries (RFC 8323 §6)
+     */
+    public BlockwiseLayer(Configuration config, ExchangeStore store, ToIntFunction<EndpointContext> bert) {
         BlockwiseSettings settings = BlockwiseSettings.from(config);
+        this.bert = bert;
         this.statuses = new BlockwiseStatusStore(settings);
         this.uploads = new Block1Assembler(settings, statuses);
-        this.downloads = new Block2Responder(settings, statuses);
-        this.client = new BlockwiseClient(settings, store);
+        this.downloads = new Block2Responder(settings, statuses, this);
+        this.client = new BlockwiseClient(settings, store, this);
+    }
+
+    /** BERT for {@code peer}: {@link #BERT_OFF}, {@link #BERT_RECEIVE_ONLY} or kilobytes per message. */
+    int bert(EndpointContext peer) {
+        return bert.applyAsInt(peer);
+    }
+
+    /** Block1 of {@code options}; with BERT on, SZX 7 is legal. */
+    static BlockOption block1(io.stagecoach.core.coap.OptionSet options, int bert) {
+        return bert >= 0 ? ReliableTransportOptions.block1(options) : options.block1();
+    }
+
+    /** Block2 of {@code options}; with BERT on, SZX 7 is legal. */
+    static BlockOption block2(io.stagecoach.core.coap.OptionSet options, int bert) {
+        return bert >= 0 ? ReliableTransportOptions.block2(options) : options.block2();
     }
 
     /** Transfers holding state: server uploads and cached downloads plus client transfers in progress. */
@@ -84,8 +123,9 @@ public final class BlockwiseLayer extends AbstractLayer {
 
     @Override
     public void receiveRequest(LayerContext ctx, Exchange exchange, Request request) {
-        BlockOption block1 = request.options().block1();
-        BlockOption block2 = request.options().block2();
+        int b = bert(exchange.peer());
+        BlockOption block1 = block1(request.options(), b);
+        BlockOption block2 = block2(request.options(), b);
         if (block1 != null) {
             uploads.receive(ctx, exchange, request, block1);
         } else if (block2 != null) {

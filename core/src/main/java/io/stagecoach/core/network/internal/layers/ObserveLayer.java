@@ -57,6 +57,7 @@ public final class ObserveLayer extends AbstractLayer {
     private final int maxNon;
     private final long conIntervalNanos;
     private final int maxMessageSize;
+    private final boolean reliableTransport;
     private final ConcurrentHashMap<ExchangeStore.TokenKey, ObserveRelation> relations = new ConcurrentHashMap<>();
     private final ObserveBlockFetcher blocks = new ObserveBlockFetcher();
     private final LongAdder replaced = new LongAdder();
@@ -64,6 +65,15 @@ public final class ObserveLayer extends AbstractLayer {
     private volatile StackServices services;
 
     public ObserveLayer(Configuration config, ExchangeStore store) {
+        this(config, store, false);
+    }
+
+    /**
+     * @param reliableTransport over TCP, TLS or WebSockets (RFC 8323 §7): notifications have no
+     *     type and are never held back for an ACK; the relation ends with its connection
+     */
+    public ObserveLayer(Configuration config, ExchangeStore store, boolean reliableTransport) {
+        this.reliableTransport = reliableTransport;
         this.store = store;
         this.maxNon = config.get(CoapConfig.OBSERVE_MAX_NON);
         this.conIntervalNanos = config.get(CoapConfig.OBSERVE_CON_INTERVAL).toNanos();
@@ -152,7 +162,7 @@ public final class ObserveLayer extends AbstractLayer {
         rel.lastConNanos = ctx.services().scheduler().nanoTime();
         ctx.sendResponse(exchange, response);
         Response sent = exchange.currentResponse();
-        rel.conInFlight = sent != null && sent.type() == Type.CON && !exchange.isComplete();
+        rel.conInFlight = !reliableTransport && sent != null && sent.type() == Type.CON && !exchange.isComplete();
     }
 
     private void notify(LayerContext ctx, Exchange exchange, ObserveRelation rel, Response response) {
@@ -187,6 +197,10 @@ public final class ObserveLayer extends AbstractLayer {
     }
 
     private void send(LayerContext ctx, Exchange exchange, ObserveRelation rel, Response r, boolean notification) {
+        if (reliableTransport) {
+            ctx.sendResponse(exchange, r); // no CON/NON choice, nothing in flight (RFC 8323 §7)
+            return;
+        }
         long now = ctx.services().scheduler().nanoTime();
         Type type = notification ? rel.notificationType() : Type.CON;
         if (type == Type.NON && (rel.sinceCon >= maxNon || now - rel.lastConNanos >= conIntervalNanos

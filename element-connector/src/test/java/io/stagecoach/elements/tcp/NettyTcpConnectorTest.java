@@ -1,0 +1,253 @@
+package io.stagecoach.elements.tcp;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.stagecoach.elements.ConnectionHandler;
+import io.stagecoach.elements.EndpointContext;
+import io.stagecoach.elements.FramingException;
+import io.stagecoach.elements.RawData;
+import io.stagecoach.elements.StreamConnector;
+import io.stagecoach.elements.StreamFramer;
+import io.stagecoach.elements.tcp.TcpConnectorConfig.Transport;
+import io.stagecoach.elements.testing.TestCertificates;
+import io.stagecoach.elements.testing.ThreadLeakCheck;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The connector alone, with a toy protocol: frames are one length byte and the body; the server
+ * greets each connection with "hi" and echoes every frame.
+ */
+class NettyTcpConnectorTest {
+
+    private static final InetSocketAddress LOOPBACK = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+    private static final TestCertificates PKI = TestCertificates.create();
+
+    private final List<StreamConnector> started = new CopyOnWriteArrayList<>();
+
+    @AfterEach
+    void stopAll() {
+        started.forEach(StreamConnector::destroy);
+        ThreadLeakCheck.assertNoStagecoachThreads();
+    }
+
+    /** One length byte, then the body. */
+    static final class LengthFramer implements StreamFramer {
+        private ByteArrayOutputStream current;
+        private int need = -1;
+
+        @Override
+        public void read(ByteBuffer chunk, Consumer<byte[]> frames) throws FramingException {
+            while (chunk.hasRemaining()) {
+                if (need < 0) {
+                    need = chunk.get() & 0xFF;
+                    if (need == 0xFF) {
+                        throw new FramingException("255 is refused", "bye".getBytes(StandardCharsets.US_ASCII));
+                    }
+                    current = new ByteArrayOutputStream();
+                }
+                while (need > 0 && chunk.hasRemaining()) {
+                    current.write(chunk.get());
+                    need--;
+                }
+                if (need == 0) {
+                    frames.accept(current.toByteArray());
+                    need = -1;
+                }
+            }
+        }
+    }
+
+    static byte[] frame(String text, boolean lengthPrefix) {
+        byte[] body = text.getBytes(StandardCharsets.US_ASCII);
+        if (!lengthPrefix) {
+            return body;
+        }
+        byte[] f = new byte[body.length + 1];
+        f[0] = (byte) body.length;
+        System.arraycopy(body, 0, f, 1, body.length);
+        return f;
+    }
+
+    /** Records events; greets on open when {@code greeting} is set. */
+    final class Events implements ConnectionHandler {
+        final BlockingQueue<String> log = new LinkedBlockingQueue<>();
+        final StreamConnector connector;
+        final String greeting;
+
+        Events(StreamConnector connector, String greeting) {
+            this.connector = connector;
+            this.greeting = greeting;
+        }
+
+        @Override
+        public StreamFramer opened(EndpointContext connection) {
+            assertTrue(connection.attribute(StreamConnector.CONNECTION_ID) != null);
+            log.add("opened");
+            if (greeting != null) {
+                connector.send(RawData.outbound(frame(greeting, !connector.isMessageTransport()), connection, null));
+            }
+            return new LengthFramer();
+        }
+
+        @Override
+        public void closed(EndpointContext connection) {
+            log.add("closed");
+        }
+    }
+
+    private NettyTcpConnector start(TcpConnectorConfig.Builder b) throws Exception {
+        NettyTcpConnector c = b.workerThreads(1).build();
+        started.add(c);
+        return c;
+    }
+
+    private static TlsCredentials serverCredentials(Transport t) {
+        return t.isSecure() ? PKI.serverCredentials(false) : null;
+    }
+
+    private static TlsCredentials clientCredentials(Transport t) {
+        return t.isSecure() ? PKI.clientCredentials(false) : null;
+    }
+
+    @ParameterizedTest
+    @EnumSource(Transport.class)
+    void greetsFirstEchoesAndReportsTheEnd(Transport t) throws Exception {
+        NettyTcpConnector server = start(TcpConnectorConfig.builder().transport(t).bindAddress(LOOPBACK)
+                .credentials(serverCredentials(t)));
+        Events serverEvents = new Events(server, "hi");
+        server.setConnectionHandler(serverEvents);
+        server.setRawDataReceiver(d -> server.send(RawData.outbound(frame(new String(d.sharedBytes(),
+                StandardCharsets.US_ASCII), !server.isMessageTransport()), d.context(), null)));
+        server.start();
+
+        NettyTcpConnector client = start(TcpConnectorConfig.builder().transport(t).client(true)
+                .credentials(clientCredentials(t)));
+        Events clientEvents = new Events(client, null);
+        BlockingQueue<String> received = new LinkedBlockingQueue<>();
+        BlockingQueue<EndpointContext> contexts = new LinkedBlockingQueue<>();
+        client.setConnectionHandler(clientEvents);
+        client.setRawDataReceiver(d -> {
+            received.add(new String(d.sharedBytes(), StandardCharsets.US_ASCII));
+            contexts.add(d.context());
+        });
+        client.start();
+        InetSocketAddress to = new InetSocketAddress(InetAddress.getLoopbackAddress(), server.getAddress().getPort());
+        // sent before the connection exists: queued behind the connect and the handshakes
+        client.send(RawData.outbound(frame("one", !client.isMessageTransport()), EndpointContext.of(to), null));
+        client.send(RawData.outbound(frame("two", !client.isMessageTransport()), EndpointContext.of(to), null));
+        assertEquals("hi", received.poll(10, TimeUnit.SECONDS));
+        assertEquals("one", received.poll(10, TimeUnit.SECONDS));
+        assertEquals("two", received.poll(10, TimeUnit.SECONDS));
+        assertEquals(1, client.connections(), "the connection is reused");
+        assertEquals(1, server.connections());
+        assertEquals(to, contexts.take().peer());
+
+        assertTrue(client.close(EndpointContext.of(to)));
+        assertEquals("opened", serverEvents.log.poll(5, TimeUnit.SECONDS));
+        assertEquals("closed", serverEvents.log.poll(5, TimeUnit.SECONDS));
+        assertEquals("opened", clientEvents.log.poll(5, TimeUnit.SECONDS));
+        assertEquals("closed", clientEvents.log.poll(5, TimeUnit.SECONDS));
+        assertEquals(0, client.connections());
+    }
+
+    @Test
+    void aRefusedStreamGetsTheLastWordsThenTheConnectionCloses() throws Exception {
+        NettyTcpConnector server = start(TcpConnectorConfig.builder().bindAddress(LOOPBACK));
+        Events events = new Events(server, null);
+        server.setConnectionHandler(events);
+        server.start();
+        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.getAddress().getPort())) {
+            s.getOutputStream().write(new byte[] {(byte) 0xFF, 1, 2, 3});
+            s.getOutputStream().flush();
+            s.setSoTimeout(5000);
+            byte[] all = s.getInputStream().readAllBytes(); // ends when the server closes
+            assertArrayEquals("bye".getBytes(StandardCharsets.US_ASCII), all);
+        }
+        assertEquals(1, server.abortedConnections());
+        assertEquals("opened", events.log.poll(5, TimeUnit.SECONDS));
+        assertEquals("closed", events.log.poll(5, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void connectionsOverThePerAddressLimitAreClosedAtOnce() throws Exception {
+        NettyTcpConnector server = start(TcpConnectorConfig.builder().bindAddress(LOOPBACK).maxConnectionsPerAddress(2));
+        server.setConnectionHandler(new Events(server, null));
+        server.start();
+        int port = server.getAddress().getPort();
+        try (Socket a = new Socket(InetAddress.getLoopbackAddress(), port);
+                Socket b = new Socket(InetAddress.getLoopbackAddress(), port);
+                Socket c = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            c.setSoTimeout(5000);
+            assertEquals(-1, c.getInputStream().read(), "the third connection is closed");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (server.connections() != 2 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertEquals(2, server.connections());
+            assertEquals(1, server.refusedConnections());
+        }
+    }
+
+    @Test
+    void aWebSocketServerAnswersOtherHttpRequestsThroughItsResponder() throws Exception {
+        NettyTcpConnector server = start(TcpConnectorConfig.builder().transport(Transport.WS).bindAddress(LOOPBACK)
+                .httpResponder((method, path) -> path.equals("/") ? HttpResponder.Reply.ok("text/html",
+                        "<h1>explorer</h1>".getBytes(StandardCharsets.UTF_8)) : null));
+        server.setConnectionHandler(new Events(server, null));
+        server.start();
+        assertTrue(http(server, "/").startsWith("HTTP/1.1 200 OK"));
+        assertTrue(http(server, "/").endsWith("<h1>explorer</h1>"));
+        assertTrue(http(server, "/missing").startsWith("HTTP/1.1 404"));
+    }
+
+    private static String http(NettyTcpConnector server, String path) throws Exception {
+        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.getAddress().getPort())) {
+            s.setSoTimeout(5000);
+            OutputStream out = s.getOutputStream();
+            out.write(("GET " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = s.getInputStream();
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
+    void aServerNeverConnectsOutAndSendsFailWithoutAConnection() throws Exception {
+        NettyTcpConnector server = start(TcpConnectorConfig.builder().bindAddress(LOOPBACK));
+        server.start();
+        BlockingQueue<Throwable> failures = new LinkedBlockingQueue<>();
+        server.send(RawData.outbound(new byte[] {1, 2}, EndpointContext.of(new InetSocketAddress(
+                InetAddress.getLoopbackAddress(), 9)), new io.stagecoach.elements.SendCallback() {
+                    @Override
+                    public void onSent() {
+                    }
+
+                    @Override
+                    public void onFailed(Throwable cause) {
+                        failures.add(cause);
+                    }
+                }));
+        assertTrue(failures.poll(5, TimeUnit.SECONDS) != null);
+        assertEquals(0, server.connections());
+    }
+}
