@@ -504,6 +504,11 @@ public final class CoapEndpoint {
         }
 
         @Override
+        public byte[] echoChallenge(InetSocketAddress peer) {
+            return verifier.isEnabled() ? verifier.echo(peer) : null;
+        }
+
+        @Override
         public boolean isAddressVerified(InetSocketAddress peer) {
             return verifier.isVerified(peer);
         }

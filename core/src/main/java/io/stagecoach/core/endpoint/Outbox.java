@@ -37,13 +37,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>It also keeps the amplification limit (RFC 7252 §11.3): every datagram answering a request
  * from an address not verified ({@link AddressVerifier}) counts against factor × the request's
- * size. A first answer over the limit is replaced by 4.01 with an Echo challenge (RFC 9175 §2.4);
- * a later one (a notification, a retransmission) is not sent, as if lost. Notifications may
+ * size. A first response over the limit is replaced by 4.01 with an Echo challenge (RFC 9175
+ * §2.4); a later one (a notification, a retransmission) is not sent, as if lost. Notifications may
  * occupy at most OBSERVE_MAX_NOTIFICATIONS_IN_FLIGHT places in the connector's outbound queue.
  *
  * <p>Runs on the thread that holds the exchange.
  */
 final class Outbox implements LayerStack.Outbox {
+
+    /** A response went to the unverified peer of this exchange: the next one over the limit is dropped. */
+    private static final Exchange.Slot<Boolean> ANSWERED = new Exchange.Slot<>("amplification-answered", Boolean.class);
 
     private final Connector connector;
     private final UdpMessageSerializer serializer = new UdpMessageSerializer();
@@ -118,16 +121,19 @@ final class Outbox implements LayerStack.Outbox {
         byte[] bytes = encode(r);
         if (!exchange.isLocal() && verifier.isEnabled()) {
             long budget = verifier.budget(exchange.peer().peer(), exchange.requestBytes(), exchange.sentBytes());
-            if (bytes.length > budget) {
-                if (exchange.sentBytes() > 0) {
-                    // a later message of a relation or a retransmission: as if lost (RFC 7252 §11.3)
+            if (budget < Long.MAX_VALUE) {
+                if (bytes.length > budget) {
+                    if (exchange.get(ANSWERED) != null) {
+                        // a later response (a notification, a retransmission): as if lost (RFC 7252 §11.3)
+                        counters.increment(Counter.AMPLIFICATION_LIMITED);
+                        return;
+                    }
+                    r = challenge(exchange, r);
+                    exchange.setCurrentResponse(r);
+                    bytes = encode(r);
                     counters.increment(Counter.AMPLIFICATION_LIMITED);
-                    return;
                 }
-                r = challenge(exchange, r);
-                exchange.setCurrentResponse(r);
-                bytes = encode(r);
-                counters.increment(Counter.AMPLIFICATION_LIMITED);
+                exchange.set(ANSWERED, Boolean.TRUE);
             }
             exchange.addSentBytes(bytes.length);
         }

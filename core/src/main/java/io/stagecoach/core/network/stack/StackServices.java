@@ -50,6 +50,16 @@ public interface StackServices {
     }
 
     /**
+     * An Echo value (RFC 9175 §2.2) for a response to {@code peer}, which the peer proves its
+     * address with by sending it back in a request; {@code null} when the endpoint issues none.
+     * A layer that answers an unverified address within the amplification limit (a smaller first
+     * block) adds it, so that the client's next request verifies the address.
+     */
+    default byte[] echoChallenge(InetSocketAddress peer) {
+        return null;
+    }
+
+    /**
      * Whether {@code peer} proved it receives at its address (an Echo round trip, an ACK to one of
      * our Confirmable messages; RFC 9175 §2.4). Default {@code true}.
      */

@@ -160,6 +160,14 @@ public final class ObserveLayer extends AbstractLayer {
             previous.cancel();
         }
         rel.lastConNanos = ctx.services().scheduler().nanoTime();
+        Request request = exchange.currentRequest();
+        if (!reliableTransport && request.type() == Type.CON
+                && !ctx.services().isAddressVerified(exchange.peer().peer())) {
+            // To an address not verified, the registration answer goes as a CON separate response:
+            // its ACK verifies the address (RFC 7252 §11.3), after which notifications are not held
+            // to the amplification limit; a spoofed victim does not ACK, and gets nothing more.
+            ctx.sendEmpty(exchange, EmptyMessage.ackFor(request));
+        }
         ctx.sendResponse(exchange, response);
         Response sent = exchange.currentResponse();
         rel.conInFlight = !reliableTransport && sent != null && sent.type() == Type.CON && !exchange.isComplete();
