@@ -21,6 +21,7 @@ import io.stagecoach.core.network.internal.ExchangeStore;
 import io.stagecoach.core.network.internal.MessageIdProvider;
 import io.stagecoach.core.network.internal.MidExhaustedException;
 import io.stagecoach.core.network.internal.dedup.DeduplicationStore;
+import io.stagecoach.core.network.internal.layers.ObserveRelation;
 import io.stagecoach.core.network.stack.LayerStack;
 import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.EndpointContext;
@@ -138,7 +139,8 @@ final class Outbox implements LayerStack.Outbox {
             exchange.addSentBytes(bytes.length);
         }
         SendCallback callback = null;
-        if (r.type() != Type.ACK && !exchange.isLocal() && r.options().has(OptionNumber.OBSERVE)) {
+        if (r.type() != Type.ACK && !exchange.isLocal() && r.options().has(OptionNumber.OBSERVE)
+                && isNotification(exchange)) {
             // A notification: it may take only its share of the connector's outbound queue.
             if (notificationsInFlight.get() >= maxNotificationsInFlight) {
                 counters.increment(Counter.NOTIFICATIONS_HELD);
@@ -157,6 +159,12 @@ final class Outbox implements LayerStack.Outbox {
             dedup.complete(exchange.peer().peer(), request.mid(), bytes);
         }
         transmit(exchange, r.type(), bytes, callback);
+    }
+
+    /** Whether {@code exchange} answered its registration already: what it sends now is a notification. */
+    private static boolean isNotification(Exchange exchange) {
+        ObserveRelation relation = ObserveRelation.of(exchange);
+        return relation != null && relation.isNotifying();
     }
 
     @Override

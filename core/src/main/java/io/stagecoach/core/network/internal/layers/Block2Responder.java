@@ -7,6 +7,7 @@ import io.stagecoach.core.coap.OptionSet;
 import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.coap.Type;
 import io.stagecoach.core.codec.UdpMessageSerializer;
+import io.stagecoach.core.network.EndpointCounters;
 import io.stagecoach.core.network.Exchange;
 import io.stagecoach.core.network.stack.LayerContext;
 
@@ -122,6 +123,7 @@ final class Block2Responder {
         if (fitted != null) {
             toSlice = fitted.response();
             szx = fitted.szx();
+            ctx.services().counters().increment(EndpointCounters.Counter.AMPLIFICATION_LIMITED);
         }
         boolean limited = fitted != null;
         boolean large = length > settings.maxMessageSize() || limited;

@@ -169,6 +169,7 @@ public final class ObserveLayer extends AbstractLayer {
             ctx.sendEmpty(exchange, EmptyMessage.ackFor(request));
         }
         ctx.sendResponse(exchange, response);
+        rel.registrationAnswered();
         Response sent = exchange.currentResponse();
         rel.conInFlight = !reliableTransport && sent != null && sent.type() == Type.CON && !exchange.isComplete();
     }

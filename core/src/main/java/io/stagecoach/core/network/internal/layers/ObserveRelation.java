@@ -39,6 +39,7 @@ public final class ObserveRelation {
     private final CopyOnWriteArrayList<Runnable> endHooks = new CopyOnWriteArrayList<>();
     private volatile boolean accepted;
     private volatile boolean established;
+    private volatile boolean notifying;
     private volatile Type notificationType = Type.CON;
 
     // Message-layer bookkeeping, guarded by the exchange.
@@ -102,6 +103,18 @@ public final class ObserveRelation {
 
     void establish() {
         established = true;
+    }
+
+    /**
+     * Whether the registration answer went out, so that what the exchange sends from now on are
+     * notifications (which the endpoint keeps to their share of the outbound queue).
+     */
+    public boolean isNotifying() {
+        return notifying;
+    }
+
+    void registrationAnswered() {
+        notifying = true;
     }
 
     /**
