@@ -278,17 +278,22 @@ export class CoapSession {
     }
   }
 
-  /** Fetches the blocks after {@code first} (RFC 7959 §2.4) and joins them into one response. */
-  async completeBlock2(method, repeat, first, messages) {
+  /**
+   * Fetches the blocks after {@code first} (RFC 7959 §2.4) and joins them into one response;
+   * stops with an error once {@code wanted()} turns false (a newer notification superseded it).
+   */
+  async completeBlock2(method, repeat, first, messages, wanted = () => true) {
     let b2 = option(first, OPT.BLOCK2);
     if (b2 === undefined || !decodeBlock(b2).more) {
       return { code: first.code, options: first.options, payload: first.payload, messages };
     }
+    if (decodeBlock(b2).num !== 0) throw new CoapError(`the first response is block ${decodeBlock(b2).num}, not 0`);
     const parts = [first.payload];
     let total = first.payload.length;
     const etag = option(first, OPT.ETAG);
     let last = first;
     while (decodeBlock(b2).more) {
+      if (!wanted()) throw new CoapError('superseded by a newer notification');
       const block = decodeBlock(b2);
       const num = total / block.size;
       if (!Number.isInteger(num)) throw new CoapError(`block ${block.num} is not a whole number of ${block.size}-byte blocks`);
@@ -352,7 +357,7 @@ export class CoapSession {
           onNotification({ ...r, sequence: seq === undefined ? undefined : decodeUint(seq) });
         }
       };
-      this.completeBlock2(METHOD.GET, { opts, payload: undefined }, msg, 1)
+      this.completeBlock2(METHOD.GET, { opts, payload: undefined }, msg, 1, () => which === latest && !ended)
         .then(deliver, (e) => deliver({ code: msg.code, options: msg.options, payload: encodeText(`(${e.message})`) }));
       if (seq === undefined || msg.code >> 5 !== 2) {
         end(cancelling ? 'cancelled' : msg.code >> 5 !== 2 ? `the server answered ${codeText(msg.code)}`

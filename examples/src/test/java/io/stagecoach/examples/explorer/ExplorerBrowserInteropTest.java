@@ -17,6 +17,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -50,10 +51,12 @@ class ExplorerBrowserInteropTest {
     private static final String EVIL_BODY = "<script>window.pwned=2</script><img src=x onerror=window.pwned=3>";
 
     private final AtomicReference<String> temperature = new AtomicReference<>("20");
+    private final AtomicReference<String> trace = new AtomicReference<>(traceText(0));
     private final BlockingQueue<String> ledPuts = new LinkedBlockingQueue<>();
     private final BlockingQueue<String> stored = new LinkedBlockingQueue<>();
     private CoapServer server;
     private CoapResource temp;
+    private CoapResource log;
     private HeadlessChromium browser;
 
     @BeforeEach
@@ -66,8 +69,10 @@ class ExplorerBrowserInteropTest {
                     ledPuts.add(ex.payloadText());
                     ex.respond(Code.CHANGED, r -> r.payload("led is " + ex.payloadText()).maxAge(30));
                 });
+        log = CoapResource.named("log").title("600 bytes, observable").setObservable(true)
+                .onGet(ex -> ex.respond(trace.get()));
         CoapResource sensors = CoapResource.named("sensors").title("Sensors");
-        sensors.add(temp);
+        sensors.add(temp, log);
         CoapResource actuators = CoapResource.named("actuators");
         actuators.add(led);
         server = CoapServer.builder()
@@ -113,9 +118,11 @@ class ExplorerBrowserInteropTest {
         observe();
         screenshot();
         cancelObservation();
+        observeBlockwise();
         blockwiseUpload();
         ping();
         serverDataIsNeverRun();
+        malformedMessagesAreRefused();
     }
 
     private void discovery() throws Exception {
@@ -199,6 +206,30 @@ class ExplorerBrowserInteropTest {
         assertEquals(0, temp.observerCount(), "GET with Observe 1 removed the relation (RFC 7641 3.6)");
     }
 
+    /** Notifications larger than a block: their rest comes by GETs without Observe (RFC 7959 §3.4). */
+    private void observeBlockwise() throws Exception {
+        String card = ".observation[data-path=\"/sensors/log\"]";
+        browser.type("#path", "/sensors/log");
+        browser.click("#observe");
+        browser.await("the first block-wise notification", "document.querySelector(arguments[0] + ' .latest')"
+                + "?.textContent === arguments[1]", card, traceText(0));
+        for (int i = 1; i <= 2; i++) {
+            trace.set(traceText(i));
+            log.changed();
+            browser.await("block-wise notification " + i, "document.querySelector(arguments[0] + ' .latest')"
+                    + ".textContent === arguments[1]", card, traceText(i));
+        }
+        assertEquals(Boolean.TRUE, browser.script("return document.querySelector(arguments[0] + ' svg.chart').hidden;", card),
+                "text is not charted");
+        assertTrue(logRows("in", "2.05").stream().anyMatch(r -> r.contains("Observe: ") && r.contains("Block2: 0/1/256")),
+                "a notification came as its first block");
+        assertTrue(logRows("out", "0.01").stream().anyMatch(r -> r.contains("Uri-Path: log") && r.contains("Block2: 2/0/256")
+                && !r.contains("Observe")), "its last block was fetched without Observe");
+        browser.click(card + " button");
+        browser.await("the deregistration", "document.querySelector(arguments[0]).dataset.state === 'ended'", card);
+        assertEquals(0, log.observerCount());
+    }
+
     private void blockwiseUpload() throws Exception {
         String body = largeText(2500);
         browser.click("#method option[value=\"PUT\"]");
@@ -232,6 +263,33 @@ class ExplorerBrowserInteropTest {
         assertEquals(Boolean.TRUE, browser.script("return window.pwned === undefined"
                 + " && document.querySelectorAll('img, script:not([src])').length === 0"
                 + " && document.querySelectorAll('script').length === 1;"), "markup from the server was parsed");
+    }
+
+    /**
+     * The page's decoder, run in the browser, refuses what RFC 8323 §4.2 and RFC 7252 §3 do not
+     * allow (the session answers such a message with Abort and closes).
+     */
+    private void malformedMessagesAreRefused() throws Exception {
+        List<List<Integer>> bad = List.of(
+                List.of(0x10, 0x45),             // Len not 0
+                List.of(0x09, 0x45),             // TKL 9
+                List.of(0x04, 0x45, 1, 2),       // token cut short
+                List.of(0x00, 0x45, 0xff),       // payload marker, no payload
+                List.of(0x00, 0x45, 0xf1, 0),    // option delta nibble 15
+                List.of(0x00, 0x45, 0xd1),       // extended delta missing
+                List.of(0x00, 0x45, 0x13, 1),    // value past the end
+                List.of(0x45));                  // one byte
+        Object verdicts = browser.asyncScript("const done = arguments[arguments.length - 1];"
+                + "import('/coap.js').then(c => done(arguments[0].map(b => {"
+                + "  try { c.decode(Uint8Array.from(b)); return 'accepted'; }"
+                + "  catch (e) { return e instanceof c.FormatError ? 'refused' : String(e); } })),"
+                + " e => done(String(e)));", bad);
+        assertEquals(Collections.nCopies(bad.size(), "refused"), verdicts);
+        Object good = browser.asyncScript("const done = arguments[arguments.length - 1];"
+                + "import('/coap.js').then(c => { const m = c.decode(Uint8Array.from(arguments[0]));"
+                + " done([c.codeText(m.code), c.hex(m.token), m.options.length, c.decodeText(m.payload)]); },"
+                + " e => done(String(e)));", List.of(0x02, 0x45, 0xab, 0xcd, 0xc1, 0x00, 0xff, 0x68, 0x69));
+        assertEquals(List.of("2.05 Content", "abcd", 1L, "hi"), good);
     }
 
     private void screenshot() throws Exception {
@@ -270,8 +328,21 @@ class ExplorerBrowserInteropTest {
         return (String) row;
     }
 
+    /** Every log row of {@code direction} whose code is {@code digits}, newest first. */
+    @SuppressWarnings("unchecked")
+    private List<String> logRows(String direction, String digits) throws Exception {
+        return (List<String>) browser.script("return [...document.querySelectorAll('#log-body tr')]"
+                + ".filter(x => x.dataset.dir === arguments[0] && x.dataset.code === arguments[1])"
+                + ".map(r => [...r.cells].map(c => [...c.childNodes].map(n => n.textContent).join('\\n')).join(' | '));",
+                direction, digits);
+    }
+
     private String textOf(String css) throws Exception {
         return (String) browser.script("return document.querySelector(arguments[0]).textContent;", css);
+    }
+
+    private static String traceText(int version) {
+        return "v" + version + " " + largeText(600);
     }
 
     private static String largeText(int length) {

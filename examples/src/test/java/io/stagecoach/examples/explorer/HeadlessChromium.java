@@ -146,6 +146,11 @@ final class HeadlessChromium implements AutoCloseable {
         return call("POST", path("/execute/sync"), Map.of("script", script, "args", List.of(args)));
     }
 
+    /** Runs {@code script}, which ends by calling its last argument with the result, and returns that result. */
+    Object asyncScript(String script, Object... args) throws IOException {
+        return call("POST", path("/execute/async"), Map.of("script", script, "args", List.of(args)));
+    }
+
     /**
      * Waits until the JavaScript expression {@code condition} (over {@code arguments}) is true in
      * the page, at most {@link #WAIT}; fails with {@code what} and the page's text otherwise.
