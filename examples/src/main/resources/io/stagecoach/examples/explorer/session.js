@@ -14,6 +14,10 @@ const DEFAULT_PEER_MAX = 1152;
 const CSM_TIMEOUT_MS = 10000;
 const EXCHANGE_TIMEOUT_MS = 60000;
 const CONTINUE = 0x5f; // 2.31
+/** The options each signal defines (RFC 8323 §5.3-5.6). */
+const SIGNAL_OPTIONS = {
+  [SIGNAL.CSM]: [2, 4], [SIGNAL.PING]: [2], [SIGNAL.PONG]: [2], [SIGNAL.RELEASE]: [2, 4], [SIGNAL.ABORT]: [2],
+};
 
 export class CoapError extends Error {}
 
@@ -29,7 +33,6 @@ export class CoapSession {
     this.state = 'closed';
     this.peer = null; // {maxMessageSize, blockWise} from the server's CSM
     this.pending = new Map(); // token hex -> handler(msg)
-    this.observations = new Set();
     this.opening = null;
   }
 
@@ -94,11 +97,12 @@ export class CoapSession {
     for (const h of handlers) h(null, reason);
   }
 
-  /** Sends Abort with a diagnostic (RFC 8323 §5.6) and closes. */
-  abort(diagnostic) {
+  /** Sends Abort with a diagnostic (and Bad-CSM-Option, RFC 8323 §5.6) and closes. */
+  abort(diagnostic, badCsmOption) {
     if (!this.ws) return;
     if (this.ws.readyState === WebSocket.OPEN) {
-      this.send(message(SIGNAL.ABORT, new Uint8Array(0), [], encodeText(diagnostic)));
+      const opts = badCsmOption === undefined ? [] : [{ number: 2, value: encodeUint(badCsmOption) }];
+      this.send(message(SIGNAL.ABORT, new Uint8Array(0), opts, encodeText(diagnostic)));
     }
     this.close(`aborted: ${diagnostic}`);
   }
@@ -140,6 +144,15 @@ export class CoapSession {
   }
 
   signal(msg) {
+    // RFC 8323 §5.2: an unknown critical (odd) option makes the signal unprocessable; in a CSM
+    // the Abort names it in Bad-CSM-Option (§5.3.1, §5.6).
+    const known = SIGNAL_OPTIONS[msg.code] || [];
+    const critical = msg.options.find((o) => o.number % 2 === 1 && !known.includes(o.number));
+    if (critical) {
+      this.abort(`unknown critical option ${critical.number} in signal ${codeText(msg.code)} (RFC 8323 5.2)`,
+        msg.code === SIGNAL.CSM ? critical.number : undefined);
+      return;
+    }
     switch (msg.code) {
       case SIGNAL.CSM: {
         const max = option(msg, 2);
@@ -336,13 +349,12 @@ export class CoapSession {
     const opts = [...req.uriOptions];
     if (req.accept !== undefined) opts.push({ number: OPT.ACCEPT, value: encodeUint(req.accept) });
     let ended = false;
+    let cancelling = false;
     let latest = 0;
-    const obs = {};
     const end = (reason) => {
       if (ended) return;
       ended = true;
       this.pending.delete(key);
-      this.observations.delete(obs);
       onEnd(reason);
     };
     this.pending.set(key, (msg, reason) => {
@@ -357,24 +369,25 @@ export class CoapSession {
           onNotification({ ...r, sequence: seq === undefined ? undefined : decodeUint(seq) });
         }
       };
-      this.completeBlock2(METHOD.GET, { opts, payload: undefined }, msg, 1, () => which === latest && !ended)
-        .then(deliver, (e) => deliver({ code: msg.code, options: msg.options, payload: encodeText(`(${e.message})`) }));
+      const wanted = () => which === latest && !ended;
+      this.completeBlock2(METHOD.GET, { opts, payload: undefined }, msg, 1, wanted).then(deliver, (e) => {
+        if (wanted()) deliver({ code: msg.code, options: msg.options, payload: encodeText(`(${e.message})`) });
+      });
       if (seq === undefined || msg.code >> 5 !== 2) {
         end(cancelling ? 'cancelled' : msg.code >> 5 !== 2 ? `the server answered ${codeText(msg.code)}`
           : 'the server did not keep the observation (no Observe option)');
       }
     });
-    let cancelling = false;
-    obs.cancel = () => {
-      cancelling = true;
-      if (ended || !this.ws) {
-        end('cancelled');
-        return;
-      }
-      this.send(message(METHOD.GET, token, [...opts, { number: OPT.OBSERVE, value: encodeUint(1) }]));
-    };
-    this.observations.add(obs);
     this.send(message(METHOD.GET, token, [...opts, { number: OPT.OBSERVE, value: encodeUint(0) }]));
-    return obs;
+    return {
+      cancel: () => {
+        cancelling = true;
+        if (ended || !this.ws) {
+          end('cancelled');
+          return;
+        }
+        this.send(message(METHOD.GET, token, [...opts, { number: OPT.OBSERVE, value: encodeUint(1) }]));
+      },
+    };
   }
 }
