@@ -63,16 +63,16 @@ final class ServerOptions {
                 "                          LAYER_THROWS,RECEIVER_DIES,EXECUTOR_REJECTS)",
                 "  --obs-reset-secret S    enable POST /obs-reset (TD_COAP_OBS_04) with payload S, e.g. sesame",
                 "                          (default: disabled, 4.03; whoever knows S can drop every observation)",
-                "Prints 'listening on coap://ADDR:PORT (connector ...)' when ready; SIGINT/SIGTERM stop it (exit 0).",
                 "  --tcp-port N            also serve CoAP over TCP (coap+tcp, RFC 8323) on port N, 0 = any free one",
                 "  --tls-port N            also serve CoAP over TLS (coaps+tcp) on port N; needs --cert and --key",
-                "  --ws-port N             also serve CoAP over WebSockets (coap+ws, path /.well-known/coap) on port N",
+                "  --ws-port N             also serve CoAP over WebSockets (coap+ws, path /.well-known/coap) on port N,",
+                "                          and the CoAP explorer, a page for the browser, at http://ADDR:N/",
                 "  --cert FILE             PEM certificate chain of the TLS server, leaf first",
                 "  --key FILE              PEM PKCS#8 private key of --cert",
                 "  --ca FILE               PEM certificates to trust for client certificates (then required)",
                 "Prints 'listening on coap://ADDR:PORT (connector ...)' when ready, then one line",
-                "'listening on coap+tcp://ADDR:PORT' (coaps+tcp, coap+ws) per further transport; SIGINT/SIGTERM",
-                "stop it (exit 0).",
+                "'listening on coap+tcp://ADDR:PORT' (coaps+tcp, coap+ws) per further transport, and with --ws-port",
+                "'explorer at http://ADDR:PORT/'; SIGINT/SIGTERM stop it (exit 0).",
                 "");
     }
 
