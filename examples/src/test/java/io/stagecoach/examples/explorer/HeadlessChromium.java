@@ -3,6 +3,7 @@ package io.stagecoach.examples.explorer;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.stagecoach.core.interop.PeerProcess;
+import io.stagecoach.core.testutil.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
