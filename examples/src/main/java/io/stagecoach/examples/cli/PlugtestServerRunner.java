@@ -7,6 +7,7 @@ import io.stagecoach.core.server.CoapServer;
 import io.stagecoach.core.server.CoapServerBuilder;
 import io.stagecoach.elements.config.Configuration;
 import io.stagecoach.elements.config.UdpConfig;
+import io.stagecoach.elements.dtls.DtlsConfig;
 import io.stagecoach.elements.netty.NettyUdpConnector;
 import io.stagecoach.elements.tcp.TlsCredentials;
 import io.stagecoach.elements.time.RealTimeScheduler;
@@ -22,7 +23,7 @@ import java.util.List;
 
 /**
  * A running plugtest server as {@code ./stagecoach server} starts it: the configuration (file,
- * then flags), one endpoint on the chosen connector, one real-time scheduler shared by endpoint and
+ * then flags), one endpoint on the chosen connector (and one per further transport asked for), one real-time scheduler shared by endpoint and
  * resources. {@link #close()} releases all of it and is idempotent (the shutdown hook and the
  * signal path may both call it).
  */
@@ -65,6 +66,10 @@ final class PlugtestServerRunner implements AutoCloseable {
         } else {
             sb.udp(bind);
             name = "udp";
+        }
+        if (o.dtlsPort >= 0) {
+            sb.dtls(o.bind == null ? new InetSocketAddress(o.dtlsPort) : new InetSocketAddress(o.bind, o.dtlsPort),
+                    CliCredentials.dtlsServer(o));
         }
         if (o.tcpPort >= 0) {
             sb.tcp(o.bind == null ? new InetSocketAddress(o.tcpPort) : new InetSocketAddress(o.bind, o.tcpPort));
@@ -129,12 +134,15 @@ final class PlugtestServerRunner implements AutoCloseable {
         if (o.protocolThreads >= 0) {
             b.set(CoapConfig.PROTOCOL_THREADS, o.protocolThreads);
         }
+        if (o.cidLength >= 0) {
+            b.set(DtlsConfig.CID_LENGTH, o.cidLength);
+        }
         return b.build();
     }
 
     /**
      * The ready lines: {@link #readyLine()}, then {@code listening on SCHEME://ADDR:PORT} for each
-     * further transport (coap+tcp, coaps+tcp, coap+ws), in that order, and with coap+ws
+     * further transport (coaps, coap+tcp, coaps+tcp, coap+ws), in that order, and with coap+ws
      * {@code explorer at http://ADDR:PORT/} last.
      */
     List<String> readyLines() {
