@@ -606,7 +606,17 @@ public final class DtlsConnector implements Connector {
                 sendCiphertext(Arrays.copyOfRange(buf, off, off + len), EndpointContext.of(source), null);
             }
         };
-        DTLSRequest request = v.verifyRequest(clientId, b, 0, b.length, hvr);
+        DTLSRequest request;
+        try {
+            request = v.verifyRequest(clientId, b, 0, b.length, hvr);
+        } catch (RuntimeException e) {
+            // BC 1.84 parses the hello with unchecked exceptions for some bad fields (a reserved
+            // client_version such as {254, 254} throws IllegalArgumentException): a malformed
+            // datagram, dropped like the others (found by DtlsServerFuzzTest)
+            dtlsCounters.datagramsMalformed.increment();
+            LOG.trace("dropped ClientHello from {}: {}", source, e.toString());
+            return;
+        }
         if (request == null) {
             return;
         }
