@@ -41,8 +41,9 @@ final class CliCredentials {
         PskCredentials psk = o.pskIdentity == null ? null : PskCredentials.of(o.pskIdentity, o.pskKey);
         TrustStoreVerifier verifier = o.ca == null ? null : TrustStoreVerifier.of(read(() -> TlsCredentials.readCertificates(o.ca)));
         CertificateCredentials own = o.cert == null ? null : certificate(o.cert, o.key != null ? o.key : o.cert);
-        // give up on an unanswered handshake when the command would (-B), within the setting's bounds
-        Duration handshake = Duration.ofMillis(Math.max(100, Math.min(o.timeout.toMillis(), 30_000)));
+        // A wrong key shows as a handshake that never finishes: give up on it at 3/4 of the command's
+        // wait (-B), so that it is reported as such and not as a plain timeout; at most the default 30 s.
+        Duration handshake = Duration.ofMillis(Math.max(100, Math.min(o.timeout.toMillis() * 3 / 4, 30_000)));
         return d -> {
             if (psk != null) {
                 d.pskCredentials(psk);
