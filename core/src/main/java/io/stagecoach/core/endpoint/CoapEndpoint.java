@@ -501,8 +501,7 @@ public final class CoapEndpoint {
 
         @Override
         public long amplificationBudget(Exchange exchange) {
-            return exchange.isLocal() ? Long.MAX_VALUE
-                    : verifier.budget(exchange.peer().peer(), exchange.requestBytes(), exchange.sentBytes());
+            return exchange.isLocal() ? Long.MAX_VALUE : verifier.limit(exchange.requestBytes(), exchange.sentBytes());
         }
 
         @Override

@@ -46,9 +46,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class Outbox implements LayerStack.Outbox {
 
-    /** A response went to the unverified peer of this exchange: the next one over the limit is dropped. */
-    private static final Exchange.Slot<Boolean> ANSWERED = new Exchange.Slot<>("amplification-answered", Boolean.class);
-
     private final Connector connector;
     private final UdpMessageSerializer serializer = new UdpMessageSerializer();
     private final UdpMessageParser parser = new UdpMessageParser();
@@ -109,7 +106,12 @@ final class Outbox implements LayerStack.Outbox {
 
     @Override
     public void sendResponse(Exchange exchange, Response response) {
+        if (!exchange.isLocal() && response.type() != Type.ACK) {
+            followPeer(exchange);
+        }
         Response r = response;
+        // a CON that has its MID already is being sent again (a piggybacked ACK got the request's)
+        boolean retransmission = r.type() == Type.CON && r.mid() >= 0;
         if (r.mid() < 0) {
             int mid = nextMid(exchange);
             if (mid < 0) {
@@ -121,20 +123,18 @@ final class Outbox implements LayerStack.Outbox {
         }
         byte[] bytes = encode(r);
         if (!exchange.isLocal() && verifier.isEnabled()) {
-            long budget = verifier.budget(exchange.peer().peer(), exchange.requestBytes(), exchange.sentBytes());
-            if (budget < Long.MAX_VALUE) {
-                if (bytes.length > budget) {
-                    if (exchange.get(ANSWERED) != null) {
-                        // a later response (a notification, a retransmission): as if lost (RFC 7252 §11.3)
-                        counters.increment(Counter.AMPLIFICATION_LIMITED);
-                        return;
-                    }
-                    r = challenge(exchange, r);
-                    exchange.setCurrentResponse(r);
-                    bytes = encode(r);
+            long limit = verifier.limit(exchange.requestBytes(), exchange.sentBytes());
+            // the lookup only for an answer over the limit: most fit, and cost no lookup at all
+            if (bytes.length > limit && !verifier.isVerified(exchange.peer().peer())) {
+                if (retransmission || isNotification(exchange)) {
+                    // a later response: as if lost (RFC 7252 §11.3)
                     counters.increment(Counter.AMPLIFICATION_LIMITED);
+                    return;
                 }
-                exchange.set(ANSWERED, Boolean.TRUE);
+                r = challenge(exchange, r);
+                exchange.setCurrentResponse(r);
+                bytes = encode(r);
+                counters.increment(Counter.AMPLIFICATION_LIMITED);
             }
             exchange.addSentBytes(bytes.length);
         }
@@ -188,6 +188,21 @@ final class Outbox implements LayerStack.Outbox {
             dedup.complete(peer, message.mid(), bytes);
         }
         transmit(exchange, message.type(), bytes, null);
+    }
+
+    /**
+     * A response that is not piggybacked (a separate response, a notification, a retransmission)
+     * goes where the peer is now: a DTLS session with a connection ID may have moved since the
+     * request (RFC 9146 §6), and the peer's ACK will come from there. Other connectors answer with
+     * the same context and this costs a call.
+     */
+    private void followPeer(Exchange exchange) {
+        EndpointContext was = exchange.peer();
+        EndpointContext now = connector.currentContext(was);
+        if (now != was && !now.peer().equals(was.peer())) {
+            store.move(exchange, now);
+            counters.increment(Counter.PEER_MOVED);
+        }
     }
 
     /**

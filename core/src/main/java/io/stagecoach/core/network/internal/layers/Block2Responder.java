@@ -166,9 +166,12 @@ final class Block2Responder {
      */
     private static Fitted fitToLimit(LayerContext ctx, Exchange exchange, Response response, BlockOption asked,
             int szx) {
+        if (response.payloadLength() == 0 || !response.code().isSuccess()) {
+            return null;
+        }
         long budget = ctx.services().amplificationBudget(exchange);
-        if (budget == Long.MAX_VALUE || response.payloadLength() == 0 || !response.code().isSuccess()
-                || lengthBound(response) <= budget || length(response) <= budget) {
+        if (budget == Long.MAX_VALUE || lengthBound(response) <= budget || length(response) <= budget
+                || ctx.services().isAddressVerified(exchange.peer().peer())) {
             return null;
         }
         byte[] echo = ctx.services().echoChallenge(exchange.peer().peer());
