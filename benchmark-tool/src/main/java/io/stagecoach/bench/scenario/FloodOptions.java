@@ -27,10 +27,16 @@ import java.time.Duration;
  * @param blockSize       the server's block size and maximum message size (the issue's 1024)
  * @param notifyMillis    period of the plugtest's observable resources (the issue's 100 ms)
  * @param json            where to write the JSON report, or {@code null}
+ * @param serverCommand   a shell command that starts the server to attack, {@code {port}} standing
+ *                        for the port it must bind on 127.0.0.1, or {@code null} for the plugtest
+ *                        server of this build in its own JVM; such a server reports no counters,
+ *                        and {@code heap}, {@code blockSize} and {@code notifyMillis} are the
+ *                        command's business
  */
 public record FloodOptions(Duration quiet, Duration attack, int innocents, Duration think, Duration retransmit,
         Duration timeout, int unsolicitedPorts, int requestPorts, int attackThreads, InetAddress attacker,
-        InetAddress victim, Duration watch, String heap, int blockSize, long notifyMillis, Path json) {
+        InetAddress victim, Duration watch, String heap, int blockSize, long notifyMillis, Path json,
+        String serverCommand) {
 
     static final String USAGE = """
             usage: stagecoach bench scenario flood [options]
@@ -62,6 +68,13 @@ public record FloodOptions(Duration quiet, Duration attack, int innocents, Durat
               --block-size BYTES       server block size, 16..1024 (default 1024)
               --notify-ms MS           period of /obs, /obs-non, /obs-large (default 100)
               --json FILE              also write the result as JSON
+              --server-cmd CMD         attack the server this shell command starts instead, {port}
+                                       standing for the port it must bind on 127.0.0.1 (e.g. an
+                                       older build: "env STAGECOACH_JAVA_OPTS=-Xmx64m
+                                       OLD/stagecoach server --bind 127.0.0.1 --port {port}
+                                       --block-size 1024 --notify-ms 100"); up once it answers a
+                                       CoAP ping; no server counters; --heap, --block-size and
+                                       --notify-ms do not apply
             """;
 
     public FloodOptions {
@@ -100,23 +113,26 @@ public record FloodOptions(Duration quiet, Duration attack, int innocents, Durat
         if (!heap.matches("[1-9][0-9]*[kmgKMG]?")) {
             throw new IllegalArgumentException("--heap must be a size such as 64m, got '" + heap + "'");
         }
+        if (serverCommand != null && (serverCommand.isBlank() || !serverCommand.contains("{port}"))) {
+            throw new IllegalArgumentException("--server-cmd needs a command with {port}, got '" + serverCommand + "'");
+        }
     }
 
     /** The issue's set-up: 5-s phases, 4 innocents, 60 + 1,200 attacker ports, -Xmx64m, 1024-byte blocks. */
     public static FloodOptions defaults() {
         return new FloodOptions(Duration.ofSeconds(5), Duration.ofSeconds(5), 4, Duration.ofMillis(10),
                 Duration.ofMillis(250), Duration.ofSeconds(5), 60, 1_200, 1, address("127.0.0.66"),
-                address("127.0.0.77"), Duration.ofSeconds(8), "64m", 1024, 100, null);
+                address("127.0.0.77"), Duration.ofSeconds(8), "64m", 1024, 100, null, null);
     }
 
     public FloodOptions withTimes(Duration quiet, Duration attack) {
         return new FloodOptions(quiet, attack, innocents, think, retransmit, timeout, unsolicitedPorts, requestPorts,
-                attackThreads, attacker, victim, watch, heap, blockSize, notifyMillis, json);
+                attackThreads, attacker, victim, watch, heap, blockSize, notifyMillis, json, serverCommand);
     }
 
     public FloodOptions withPorts(int unsolicited, int request) {
         return new FloodOptions(quiet, attack, innocents, think, retransmit, timeout, unsolicited, request,
-                attackThreads, attacker, victim, watch, heap, blockSize, notifyMillis, json);
+                attackThreads, attacker, victim, watch, heap, blockSize, notifyMillis, json, serverCommand);
     }
 
     /** Parses the flags after {@code scenario flood}. */
@@ -138,6 +154,7 @@ public record FloodOptions(Duration quiet, Duration attack, int innocents, Durat
         int blockSize = o.blockSize;
         long notify = o.notifyMillis;
         Path json = null;
+        String serverCommand = null;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -157,11 +174,12 @@ public record FloodOptions(Duration quiet, Duration attack, int innocents, Durat
                 case "--block-size" -> blockSize = Options.integer(args, ++i, a);
                 case "--notify-ms" -> notify = Options.integer(args, ++i, a);
                 case "--json" -> json = Path.of(Options.value(args, ++i, a));
+                case "--server-cmd" -> serverCommand = Options.value(args, ++i, a);
                 default -> throw new IllegalArgumentException("unknown option '" + a + "'");
             }
         }
         return new FloodOptions(quiet, attack, innocents, think, retransmit, timeout, unsolicited, request, threads,
-                attacker, victim, watch, heap, blockSize, notify, json);
+                attacker, victim, watch, heap, blockSize, notify, json, serverCommand);
     }
 
     /** A numeric IPv4 or IPv6 literal (no name lookup). */

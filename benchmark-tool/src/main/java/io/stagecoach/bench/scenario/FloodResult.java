@@ -15,7 +15,8 @@ import java.util.Objects;
  * @param idle        the server's stats after a full GC before the first phase
  * @param end         its stats after a full GC after the last phase, or an empty map when it did
  *                    not answer
- * @param serverAlive whether the server process was still running at the end
+ * @param serverAlive whether the server process was still running at the end, answered a CoAP ping
+ *                    from an innocent address and, when it has them, the stats command
  * @param banLines    lines of the server's ban log ({@code io.stagecoach.ban})
  * @param threadsLeft {@code bench-flood-} threads still alive after the run
  */
@@ -84,8 +85,9 @@ public record FloodResult(String target, List<FloodPhase> phases, List<SpoofedPr
             v.add(new Verdict("silent observe registrants: each got <= " + (int) MAX_AMPLIFICATION
                     + " x its registration", bounded, d.toString()));
         }
-        v.add(new Verdict("server alive and answering after the attacks", serverAlive && !end.isEmpty(),
-                !serverAlive ? "the server process ended" : end.isEmpty() ? "no answer to the stats command"
+        v.add(new Verdict("server alive and answering after the attacks", serverAlive,
+                !serverAlive ? "the server process ended, or did not answer a CoAP ping or the stats command"
+                        : end.isEmpty() ? "answered a CoAP ping (an external server: no counters)"
                         : String.format(Locale.ROOT, "heap after GC %.1f MB (idle %.1f MB) of %.1f MB",
                                 mb(end.get("heap.used")), mb(idle.get("heap.used")), mb(end.get("heap.max")))));
         v.add(new Verdict("no bench-flood thread after the run", threadsLeft.isEmpty(),
@@ -115,18 +117,38 @@ public record FloodResult(String target, List<FloodPhase> phases, List<SpoofedPr
     /** The phase table, the server's counters per phase, the spoofed requests, then the verdicts. */
     public String toText() {
         StringBuilder sb = new StringBuilder("flood scenario against " + target + "\n");
+        boolean counters = !idle.isEmpty();
         sb.append(String.format(Locale.ROOT, "%-12s %-44s %10s %9s %6s %6s %5s %5s %4s %7s %8s %10s %10s %10s %9s%n",
                 "phase", "attack", "datagrams", "rate/s", "sent", "2.05", "5.03", "other", "RST", "timeout", "success",
                 "p50", "p99", "max", "heap peak"));
         for (FloodPhase p : phases) {
             PhaseTally.Snapshot s = p.innocents();
-            sb.append(String.format(Locale.ROOT, "%-12s %-44s %10s %9s %6d %6d %5d %5d %4d %7d %7.2f%% %10s %10s %10s %6.1f MB%n",
+            sb.append(String.format(Locale.ROOT, "%-12s %-44s %10s %9s %6d %6d %5d %5d %4d %7d %7.2f%% %10s %10s %10s %9s%n",
                     p.name(), p.attackName(), p.attack() == null ? "-" : Long.toString(p.attack().datagrams()),
                     p.attack() == null ? "-" : String.format(Locale.ROOT, "%.0f", p.attack().rate()), s.sent(),
                     s.success(), s.unavailable(), s.otherCode(), s.rst(), s.timeouts(), s.successRate() * 100,
                     ScenarioReport.ms(s.percentileUs(50)), ScenarioReport.ms(s.percentileUs(99)),
-                    ScenarioReport.ms(s.maxUs()), mb(p.gauge("heap.peak"))));
+                    ScenarioReport.ms(s.maxUs()), counters ? String.format(Locale.ROOT, "%.1f MB",
+                            mb(p.gauge("heap.peak"))) : "-"));
         }
+        if (counters) {
+            appendCounters(sb);
+        } else {
+            sb.append("server counters: none (an external server)\n");
+        }
+        sb.append(String.format(Locale.ROOT, "%-34s %7s %9s %7s %6s %14s  %s%n", "spoofed request (never answered)",
+                "request", "datagrams", "bytes", "ratio", "in watch", "first datagrams"));
+        for (SpoofedProbes.Result r : probes) {
+            sb.append(String.format(Locale.ROOT, "%-34s %5d B %9d %5d B %6.2f %5d / %4d B  %s%n", r.name(),
+                    r.requestBytes(), r.datagrams(), r.bytes(), r.ratio(), r.watchDatagrams(), r.watchBytes(),
+                    String.join(", ", r.firstDatagrams())));
+        }
+        ScenarioReport.appendVerdicts(sb, verdicts);
+        return sb.toString();
+    }
+
+    /** The server's counters over each phase, its gauges at the phase's end, and its heap after a full GC. */
+    private void appendCounters(StringBuilder sb) {
         sb.append("server counters over each phase (gauges at its end):\n");
         for (FloodPhase p : phases) {
             sb.append(String.format(Locale.ROOT, "  %-12s", p.name()));
@@ -146,15 +168,6 @@ public record FloodResult(String target, List<FloodPhase> phases, List<SpoofedPr
         sb.append(String.format(Locale.ROOT, "heap after a full GC: idle %.1f MB, after the run %.1f MB, max %.1f MB;"
                 + " ban-log lines %d%n", mb(idle.get("heap.used")), mb(end.get("heap.used")), mb(idle.get("heap.max")),
                 banLines));
-        sb.append(String.format(Locale.ROOT, "%-34s %7s %9s %7s %6s %14s  %s%n", "spoofed request (never answered)",
-                "request", "datagrams", "bytes", "ratio", "in watch", "first datagrams"));
-        for (SpoofedProbes.Result r : probes) {
-            sb.append(String.format(Locale.ROOT, "%-34s %5d B %9d %5d B %6.2f %5d / %4d B  %s%n", r.name(),
-                    r.requestBytes(), r.datagrams(), r.bytes(), r.ratio(), r.watchDatagrams(), r.watchBytes(),
-                    String.join(", ", r.firstDatagrams())));
-        }
-        ScenarioReport.appendVerdicts(sb, verdicts);
-        return sb.toString();
     }
 
     /** The JSON report's content ({@link FloodJson}). */

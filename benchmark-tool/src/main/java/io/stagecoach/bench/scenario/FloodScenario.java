@@ -19,7 +19,9 @@ import java.util.concurrent.TimeUnit;
  * <ol>
  *   <li>The plugtest server starts in a JVM of its own ({@link FloodTarget}: -Xmx64m, the
  *       default configuration, block size 1024, observable resources changing every 100 ms: the
- *       issue's set-up) on 127.0.0.1.</li>
+ *       issue's set-up) on 127.0.0.1; or, with {@code --server-cmd}, any server a command starts
+ *       ({@link ExternalFloodTarget}: a before/after comparison against an older build), which
+ *       reports no counters.</li>
  *   <li>Spoofed requests ({@link SpoofedProbes#standard()}) go out from the victim's address and
  *       are never answered; what the server sends back is counted until the end.</li>
  *   <li>Innocent clients ({@link InnocentClients}) on 127.0.0.1 run for the whole scenario; each
@@ -77,10 +79,10 @@ public final class FloodScenario {
     public FloodResult run() throws IOException, InterruptedException {
         Set<Thread> before = floodThreads();
         List<Step> steps = steps();
-        FloodTarget server = FloodTarget.start(options.heap(), options.blockSize(), options.notifyMillis());
-        String target = server.address().getAddress().getHostAddress() + ":" + server.address().getPort()
-                + " (plugtest server in its own JVM: -Xmx" + options.heap() + ", default configuration, block size "
-                + options.blockSize() + ", observable resources every " + options.notifyMillis() + " ms)";
+        FloodServer server = options.serverCommand() == null
+                ? FloodTarget.start(options.heap(), options.blockSize(), options.notifyMillis())
+                : ExternalFloodTarget.start(options.serverCommand());
+        String target = server.description();
         List<FloodPhase> phases = new ArrayList<>();
         List<SpoofedProbes.Result> probes;
         Map<String, Long> idle;
@@ -89,8 +91,12 @@ public final class FloodScenario {
         long banLines;
         try {
             idle = server.statsAfterGc();
-            say("server up at %s, heap after GC %.1f MB of %.1f MB", target, FloodResult.mb(idle.get("heap.used")),
-                    FloodResult.mb(idle.get("heap.max")));
+            if (server.hasStats()) {
+                say("server up at %s, heap after GC %.1f MB of %.1f MB", target,
+                        FloodResult.mb(idle.get("heap.used")), FloodResult.mb(idle.get("heap.max")));
+            } else {
+                say("server up at %s (no counters)", target);
+            }
             SpoofedProbes spoofed = new SpoofedProbes(options.victim(), server.address(), SpoofedProbes.standard(),
                     options.watch().toNanos());
             try (InnocentClients innocents = new InnocentClients(server.address(), options.innocents(),
@@ -120,9 +126,12 @@ public final class FloodScenario {
                 probes = spoofed.finish();
             }
             end = server.isAlive() ? statsAfterGc(server) : Map.of();
-            alive = server.isAlive();
+            // Alive: still running, answering a CoAP ping from an innocent address and, when it has
+            // them, its stats.
+            alive = server.isAlive() && (!server.hasStats() || !end.isEmpty())
+                    && CoapPing.answered(server.address(), options.timeout().toMillis(), server::isAlive);
             banLines = server.logLines("io.stagecoach.ban");
-            if (!alive) {
+            if (!server.isAlive()) {
                 say("the server process ended with exit code %s; its log ends with:%n  %s", server.exitCode(),
                         String.join("\n  ", server.logTail(20)));
             }
@@ -146,7 +155,7 @@ public final class FloodScenario {
     }
 
     /** Waits out one phase on the clock, its flood running meanwhile; what the flood sent, or {@code null}. */
-    private DatagramFlood.Sent phase(Step s, FloodTarget server, InnocentClients innocents)
+    private DatagramFlood.Sent phase(Step s, FloodServer server, InnocentClients innocents)
             throws IOException, InterruptedException {
         long length = (s.payload() == null ? options.quiet() : options.attack()).toNanos();
         long end = clock.nanoTime() + length;
@@ -173,7 +182,7 @@ public final class FloodScenario {
     }
 
     /** The server's stats, or an empty map once its process has ended (the verdicts then say so). */
-    private static Map<String, Long> stats(FloodTarget server) throws IOException {
+    private static Map<String, Long> stats(FloodServer server) throws IOException {
         try {
             return server.stats();
         } catch (IOException e) {
@@ -184,7 +193,7 @@ public final class FloodScenario {
         }
     }
 
-    private static void resetPeak(FloodTarget server) throws IOException {
+    private static void resetPeak(FloodServer server) throws IOException {
         try {
             server.resetPeak();
         } catch (IOException e) {
@@ -194,7 +203,7 @@ public final class FloodScenario {
         }
     }
 
-    private static Map<String, Long> statsAfterGc(FloodTarget server) {
+    private static Map<String, Long> statsAfterGc(FloodServer server) {
         try {
             return server.statsAfterGc();
         } catch (IOException e) {

@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * carry the commands and the {@code flood-stats} lines. {@link #close()} asks it to quit, then
  * ends it by force if it does not, and deletes the log.
  */
-final class FloodTarget implements AutoCloseable {
+final class FloodTarget implements FloodServer {
 
     private static final long READY_MILLIS = 30_000;
 
@@ -33,13 +33,16 @@ final class FloodTarget implements AutoCloseable {
     private final Writer in;
     private final Path log;
     private final InetSocketAddress address;
+    private final String setup;
 
-    private FloodTarget(Process process, BufferedReader out, Writer in, Path log, InetSocketAddress address) {
+    private FloodTarget(Process process, BufferedReader out, Writer in, Path log, InetSocketAddress address,
+            String setup) {
         this.process = process;
         this.out = out;
         this.in = in;
         this.log = log;
         this.address = address;
+        this.setup = setup;
     }
 
     /**
@@ -58,58 +61,74 @@ final class FloodTarget implements AutoCloseable {
         Process p = new ProcessBuilder(argv).redirectError(ProcessBuilder.Redirect.to(log.toFile())).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         Writer in = new OutputStreamWriter(p.getOutputStream(), StandardCharsets.UTF_8);
-        FloodTarget t = new FloodTarget(p, out, in, log, null);
+        String setup = "plugtest server in its own JVM: -Xmx" + heap + ", default configuration, block size "
+                + blockSize + ", observable resources every " + notifyMillis + " ms";
+        FloodTarget t = new FloodTarget(p, out, in, log, null, setup);
         try {
             String ready = t.awaitLine(FloodServerMain.READY, READY_MILLIS);
             String hostPort = ready.substring(FloodServerMain.READY.length()).trim();
             int colon = hostPort.lastIndexOf(':');
             InetSocketAddress address = new InetSocketAddress(InetAddress.getByName(hostPort.substring(0, colon)),
                     Integer.parseInt(hostPort.substring(colon + 1)));
-            return new FloodTarget(p, out, in, log, address);
+            return new FloodTarget(p, out, in, log, address, setup);
         } catch (IOException | RuntimeException e) {
             t.close();
             throw e;
         }
     }
 
-    InetSocketAddress address() {
+    @Override
+    public InetSocketAddress address() {
         return address;
     }
 
+    @Override
+    public String description() {
+        return address.getAddress().getHostAddress() + ":" + address.getPort() + " (" + setup + ")";
+    }
+
+    @Override
+    public boolean hasStats() {
+        return true;
+    }
+
     /** The server's counters, gauges and heap ({@link FloodServerMain#stats}). */
-    Map<String, Long> stats() throws IOException {
+    @Override
+    public Map<String, Long> stats() throws IOException {
         return command("stats");
     }
 
     /** As {@link #stats()} after a full collection: heap used is what is still reachable. */
-    Map<String, Long> statsAfterGc() throws IOException {
+    @Override
+    public Map<String, Long> statsAfterGc() throws IOException {
         return command("gc");
     }
 
-    /** Resets the peak heap that {@code heap.peak} reports. */
-    void resetPeak() throws IOException {
+    @Override
+    public void resetPeak() throws IOException {
         send("reset-peak");
         awaitLine(FloodServerMain.OK, 10_000);
     }
 
-    boolean isAlive() {
+    @Override
+    public boolean isAlive() {
         return process.isAlive();
     }
 
-    /** The exit code once it has ended, else {@code null}. */
-    Integer exitCode() {
+    @Override
+    public Integer exitCode() {
         return process.isAlive() ? null : Integer.valueOf(process.exitValue());
     }
 
-    /** Lines of the server's log that contain {@code text}. */
-    long logLines(String text) throws IOException {
+    @Override
+    public long logLines(String text) throws IOException {
         try (var lines = Files.lines(log, StandardCharsets.UTF_8)) {
             return lines.filter(l -> l.contains(text)).count();
         }
     }
 
-    /** The last {@code n} lines of the server's log, for a failure report. */
-    List<String> logTail(int n) throws IOException {
+    @Override
+    public List<String> logTail(int n) throws IOException {
         List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
         return all.subList(Math.max(0, all.size() - n), all.size());
     }
