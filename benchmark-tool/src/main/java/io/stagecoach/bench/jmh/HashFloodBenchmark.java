@@ -6,6 +6,7 @@ import io.stagecoach.core.config.DeduplicationMode;
 import io.stagecoach.core.network.Exchange;
 import io.stagecoach.core.network.internal.ExchangeStore;
 import io.stagecoach.core.network.internal.MessageIdProvider;
+import io.stagecoach.core.network.internal.PeerKey;
 import io.stagecoach.core.network.internal.cc.PeerStateMap;
 import io.stagecoach.core.network.internal.dedup.DedupResult;
 import io.stagecoach.core.network.internal.dedup.DeduplicationStore;
@@ -44,7 +45,8 @@ import org.openjdk.jmh.annotations.State;
  *   <li>{@link #exchangeByToken}: its (peer, token) map, all tokens of one peer (the observe
  *       layer keys its relations the same way, with the tokens a client chose);</li>
  *   <li>{@link #congestionPeers}: the reliability layer's per-peer RTO state
- *       ({@link PeerStateMap}, capacity raised above {@code n}): create, get, remove;</li>
+ *       ({@link PeerStateMap} keyed by {@link PeerKey}, capacity raised above {@code n}): create,
+ *       get, remove;</li>
  *   <li>{@link #midProvider}: {@link MessageIdProvider}, the next MID of two present peers (it
  *       has no per-peer removal; its inserts happen in the set-up).</li>
  * </ul>
@@ -177,14 +179,14 @@ public class HashFloodBenchmark {
 
     public static class Congestion extends Keys {
         InetSocketAddress[] peers;
-        PeerStateMap<InetSocketAddress, Object> map;
+        PeerStateMap<PeerKey, Object> map;
 
         @Setup(Level.Trial)
         public void fill() {
             peers = peers().toArray(new InetSocketAddress[0]);
             map = new PeerStateMap<>(n + RING + 1);
             for (int i = 0; i < n; i++) {
-                map.computeIfAbsent(peers[i], k -> new Object());
+                map.computeIfAbsent(new PeerKey(peers[i]), k -> new Object());
             }
             scramble();
             check(map.size() == n, "congestion map holds " + map.size());
@@ -287,12 +289,13 @@ public class HashFloodBenchmark {
         return found;
     }
 
+    /** Keyed as the reliability layer keys it: a {@link PeerKey} made per call, as there. */
     @Benchmark
     public Object congestionPeers(Congestion s) {
         int present = s.nextProbe();
-        InetSocketAddress extra = s.peers[s.n + s.nextExtra()];
+        PeerKey extra = new PeerKey(s.peers[s.n + s.nextExtra()]);
         s.map.computeIfAbsent(extra, k -> VALUE);
-        Object found = s.map.get(s.peers[present]);
+        Object found = s.map.get(new PeerKey(s.peers[present]));
         s.map.remove(extra);
         return found;
     }

@@ -18,6 +18,7 @@ import io.stagecoach.core.network.internal.AddressVerifier;
 import io.stagecoach.core.network.internal.ExchangeStore;
 import io.stagecoach.core.network.internal.MessageIdProvider;
 import io.stagecoach.core.network.internal.Overload;
+import io.stagecoach.core.network.internal.PeerKey;
 import io.stagecoach.core.network.internal.cc.PeerCongestionState;
 import io.stagecoach.core.network.internal.cc.PeerStateMap;
 import io.stagecoach.core.network.internal.dedup.DeduplicationStore;
@@ -73,7 +74,7 @@ public final class CoapEndpoint {
     private final ExchangeStore store = new ExchangeStore();
     private final DeduplicationStore dedup;
     private final MessageIdProvider mids;
-    private final PeerStateMap<InetSocketAddress, PeerCongestionState> congestion;
+    private final PeerStateMap<PeerKey, PeerCongestionState> congestion;
     private final AddressVerifier verifier;
     private final LayerStack stack;
     private final Inbound inbound;
@@ -338,7 +339,7 @@ public final class CoapEndpoint {
      * endpoint; the standard reliability layer uses it.
      */
     public void resetCongestionState(InetSocketAddress peer) {
-        congestion.remove(Objects.requireNonNull(peer, "peer"));
+        congestion.remove(new PeerKey(Objects.requireNonNull(peer, "peer")));
     }
 
     /** Cancels a client exchange: no retransmission, no delivery; the listener gets a failure. */
