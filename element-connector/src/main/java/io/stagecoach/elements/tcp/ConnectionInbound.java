@@ -68,6 +68,7 @@ final class ConnectionInbound extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        c.reading = true; // until channelReadComplete: writes of this loop wait for one flush
         try {
             if (msg instanceof ByteBuf buf) {
                 readStream(ctx, buf);
@@ -84,6 +85,17 @@ final class ConnectionInbound extends ChannelInboundHandlerAdapter {
         } finally {
             ReferenceCountUtil.release(msg);
         }
+    }
+
+    /** The end of a read batch: one flush for every answer written during it. */
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+        c.reading = false;
+        if (c.flushPending) {
+            c.flushPending = false;
+            ctx.flush();
+        }
+        super.channelReadComplete(ctx);
     }
 
     private void readStream(ChannelHandlerContext ctx, ByteBuf buf) {

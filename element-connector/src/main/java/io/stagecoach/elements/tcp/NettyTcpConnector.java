@@ -125,7 +125,7 @@ public final class NettyTcpConnector implements StreamConnector {
             if (running) {
                 return;
             }
-            loops = new EventLoops(false, config.workerThreads(), !config.isClient());
+            loops = new EventLoops(config.nativeTransport(), config.workerThreads(), !config.isClient());
             try {
                 tls = config.transport().isSecure() ? TlsSetup.of(config) : null;
                 if (config.isClient()) {
@@ -159,8 +159,8 @@ public final class NettyTcpConnector implements StreamConnector {
                 throw e;
             }
             running = true;
-            LOG.info("{} {} connector {} {}", config.transport().scheme(), config.isClient() ? "client" : "server",
-                    config.isClient() ? "from" : "bound to", boundAddress);
+            LOG.info("{} {} connector {} {} ({})", config.transport().scheme(), config.isClient() ? "client" : "server",
+                    config.isClient() ? "from" : "bound to", boundAddress, loops.isEpoll() ? "epoll" : "nio");
         }
     }
 
@@ -229,8 +229,10 @@ public final class NettyTcpConnector implements StreamConnector {
                     + (id != null ? " (connection " + id + " closed)" : "")));
             return;
         }
-        if (c.opening && c.channel.eventLoop().inEventLoop()) {
-            write(c, data); // the greeting sent from ConnectionHandler.opened goes first
+        if (c.ready || c.opening && c.channel.eventLoop().inEventLoop()) {
+            // ready: no lock per frame (a closed channel fails the write); opening: the greeting
+            // sent from ConnectionHandler.opened goes first
+            write(c, data);
             return;
         }
         synchronized (c) {
@@ -264,7 +266,15 @@ public final class NettyTcpConnector implements StreamConnector {
         }
         ByteBuf buf = Unpooled.wrappedBuffer(data.sharedBytes()); // no copy: RawData's array is never modified
         Object msg = config.transport().isWebSocket() ? new BinaryWebSocketFrame(buf) : buf;
-        ch.writeAndFlush(msg).addListener(f -> {
+        ChannelFuture written;
+        if (c.reading && ch.eventLoop().inEventLoop()) {
+            // an answer sent while its request's read batch runs: flushed once at the batch's end
+            written = ch.write(msg);
+            c.flushPending = true;
+        } else {
+            written = ch.writeAndFlush(msg);
+        }
+        written.addListener(f -> {
             if (f.isSuccess()) {
                 counters.incrementSent();
                 data.notifySent();
