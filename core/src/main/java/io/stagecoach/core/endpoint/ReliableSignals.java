@@ -5,6 +5,7 @@ import io.stagecoach.core.coap.SignalingMessage;
 import io.stagecoach.core.coap.Token;
 import io.stagecoach.core.network.Exchange;
 import io.stagecoach.elements.time.Scheduler;
+import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,22 +17,31 @@ import org.slf4j.LoggerFactory;
  * The signals a peer sends (RFC 8323 §5), on its connection's I/O thread: CSM sets what we may
  * send; Ping is answered with Pong (with Custody once every request received before it has been
  * answered); Pong completes our Ping; Release makes the connection refuse new requests and close
- * once its exchanges are done, and its Hold-Off keeps new requests to that peer failing for that
- * long; Abort closes the connection. Any signal before the peer's CSM aborts.
+ * once its exchanges are done; a client follows its Alternative-Address ({@link ReleaseRedirects})
+ * when allowed, else its Hold-Off keeps new requests to that peer failing for that long; Abort
+ * closes the connection. Any signal before the peer's CSM aborts.
  */
 final class ReliableSignals {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReliableTransport.class);
 
     private final ReliableConnections connections;
+    private final ReleaseRedirects redirects;
+    private final int defaultPort;
     private final ReliableControl control;
     private final Scheduler scheduler;
     private final LongAdder signalsReceived;
     private final LongAdder abortsReceived;
 
-    ReliableSignals(ReliableConnections connections, ReliableControl control, Scheduler scheduler,
-            LongAdder signalsReceived, LongAdder abortsReceived) {
+    /**
+     * @param redirects   where a client's followed alternatives go, {@code null} when none are followed
+     * @param defaultPort the scheme's port, for an Alternative-Address without one
+     */
+    ReliableSignals(ReliableConnections connections, ReleaseRedirects redirects, int defaultPort,
+            ReliableControl control, Scheduler scheduler, LongAdder signalsReceived, LongAdder abortsReceived) {
         this.connections = connections;
+        this.redirects = redirects;
+        this.defaultPort = defaultPort;
         this.control = control;
         this.scheduler = scheduler;
         this.signalsReceived = signalsReceived;
@@ -68,6 +78,12 @@ final class ReliableSignals {
             LOG.debug("{} released by the peer (alternative addresses {}, hold-off {} s): {}", c,
                     s.alternativeAddresses(), s.holdOff(), s.diagnostic());
             c.released = true;
+            List<String> alternatives = s.alternativeAddresses();
+            if (redirects != null && !alternatives.isEmpty()) {
+                InetSocketAddress to = redirects.follow(c.peer, alternatives, defaultPort);
+                LOG.debug("{}: new requests go to {}", c, to != null ? to : c.peer + " (no alternative is an IP literal)");
+            }
+            // with an alternative followed, the Hold-Off still keeps us off the released address
             long holdOff = s.holdOff();
             if (holdOff > 0) {
                 connections.holdOff(c.peer, scheduler.nanoTime() + holdOff * 1_000_000_000L);

@@ -60,8 +60,9 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Signals</b> (§5): Ping is answered with Pong (with Custody: once every request received
  *       before it has been answered); Pong completes our {@link #ping}; Release makes the
  *       connection refuse new requests and close once its exchanges are done, and its Hold-Off
- *       keeps new requests to that peer failing for that long (Alternative-Address is only
- *       logged); Abort closes it ({@link ReliableSignals}).</li>
+ *       keeps new requests to that peer failing for that long; a client sends new requests to its
+ *       Alternative-Address instead ({@link #destination}); Abort closes it
+ *       ({@link ReliableSignals}).</li>
  *   <li><b>Matching</b>: by token only; no message IDs, no deduplication, no retransmission, no
  *       NSTART. A server exchange ends with its final response; an established observe relation
  *       keeps it open until the relation or the connection ends.</li>
@@ -96,6 +97,7 @@ final class ReliableTransport implements ConnectionHandler, LayerStack.Outbox {
     private final int maxMessageSize;
     private final boolean bert;
     private final ReliableConnections connections = new ReliableConnections();
+    private final ReleaseRedirects redirects;
     private final ReliableControl control;
     private final ReliableSignals signals;
     private final ReliableSweep sweeper;
@@ -110,8 +112,9 @@ final class ReliableTransport implements ConnectionHandler, LayerStack.Outbox {
     private volatile Cancellable sweep;
     private final Consumer<Exchange> receiveInStack = this::receiveInStack;
 
+    /** @param defaultPort the port of the endpoint's scheme, for an Alternative-Address without one */
     ReliableTransport(StreamConnector connector, Configuration config, ExchangeStore store, EndpointCounters counters,
-            List<MessageInterceptor> interceptors, Scheduler scheduler, BanLog banLog, boolean bert) {
+            List<MessageInterceptor> interceptors, Scheduler scheduler, BanLog banLog, boolean bert, int defaultPort) {
         this.connector = connector;
         this.framing = connector.isMessageTransport() ? ReliableFraming.WEBSOCKET : ReliableFraming.TCP;
         this.maxMessageSize = config.get(TcpConfig.MAX_MESSAGE_SIZE);
@@ -129,8 +132,10 @@ final class ReliableTransport implements ConnectionHandler, LayerStack.Outbox {
         this.requestsSent = counters.counter("tcp.requests_sent");
         this.responsesSent = counters.counter("tcp.responses_sent");
         this.control = new ReliableControl(connector, serializer, abortsSent);
-        this.signals = new ReliableSignals(connections, control, scheduler, counters.counter("tcp.signals_received"),
-                counters.counter("tcp.aborts_received"));
+        this.redirects = connector.isClient() && config.get(TcpConfig.FOLLOW_ALTERNATIVE_ADDRESS)
+                ? new ReleaseRedirects() : null;
+        this.signals = new ReliableSignals(connections, redirects, defaultPort, control, scheduler,
+                counters.counter("tcp.signals_received"), counters.counter("tcp.aborts_received"));
         this.sweeper = new ReliableSweep(connections, control, scheduler, config.get(TcpConfig.CSM_TIMEOUT).toNanos(),
                 config.get(TcpConfig.FRAME_TIMEOUT).toNanos(), config.get(TcpConfig.IDLE_TIMEOUT).toNanos());
         this.failureLog = new LogThrottle(scheduler, Inbound.FAILURE_LOG_PERIOD);
@@ -164,6 +169,18 @@ final class ReliableTransport implements ConnectionHandler, LayerStack.Outbox {
             return 0;
         }
         return (int) Math.max(1, Math.min(1024, (c.peerMaxMessageSize - 256) / 1024));
+    }
+
+    /**
+     * Where a new request for {@code peer} goes: {@code peer} itself, or the address its Release
+     * named as Alternative-Address (RFC 8323 §5.5) when this client follows it.
+     */
+    EndpointContext destination(EndpointContext peer) {
+        if (redirects == null) {
+            return peer;
+        }
+        InetSocketAddress to = redirects.destination(peer.peer());
+        return to.equals(peer.peer()) ? peer : EndpointContext.of(to);
     }
 
     void start() {
