@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.stagecoach.core.client.CoapClient;
+import io.stagecoach.core.client.CoapHandler;
+import io.stagecoach.core.client.CoapResponse;
 import io.stagecoach.core.coap.Code;
 import io.stagecoach.core.coap.Message;
 import io.stagecoach.core.coap.Request;
@@ -169,6 +172,33 @@ class ReliableTransportReleaseTest {
         assertTrue(server.closed, "closed once its last exchange ended");
         alternative.write(answer(second, "new"));
         assertEquals(List.of("old", "new"), outcomes);
+    }
+
+    @Test
+    void notificationsAreFreshWhateverTheirObserveValue() throws Exception {
+        start(true);
+        List<String> loads = new ArrayList<>();
+        CoapClient coap = CoapClient.builder("coap+tcp://127.0.0.1:40100/obs").endpoint(client).build();
+        coap.observe(new CoapHandler() {
+            @Override
+            public void onLoad(CoapResponse response) {
+                loads.add(response.payloadText());
+            }
+
+            @Override
+            public void onError(Throwable error) {
+                loads.add("error " + error);
+            }
+        });
+        Peer server = connector.peer(SERVER);
+        Message registration = accept(server);
+        assertEquals(0, registration.options().observe());
+        for (String state : List.of("a", "b", "c")) {
+            // RFC 8323 7.2: the value may be empty (0) in every notification and is ignored
+            server.write(Response.builder(Code.CONTENT).token(registration.token()).options(o -> o.observe(0))
+                    .payload(state).build());
+        }
+        assertEquals(List.of("a", "b", "c"), loads, "in order, none dropped as stale (RFC 7641 3.4 is for UDP)");
     }
 
     @Test
