@@ -135,6 +135,7 @@ public final class NettyTcpConnector implements StreamConnector {
                             .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE,
                                     config.handshakeTimeout().toMillis()))
                             .option(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark());
+                    loops.configure(clientBootstrap);
                     boundAddress = config.bindAddress();
                 } else {
                     ServerBootstrap b = new ServerBootstrap().group(loops.accept(), loops.io())
@@ -145,6 +146,7 @@ public final class NettyTcpConnector implements StreamConnector {
                             .childOption(ChannelOption.TCP_NODELAY, true)
                             .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark())
                             .childHandler(ConnectionInitializer.server(this, registry, tls));
+                    loops.configure(b);
                     ChannelFuture f = b.bind(config.bindAddress()).awaitUninterruptibly();
                     if (!f.isSuccess()) {
                         Throwable cause = f.cause();
