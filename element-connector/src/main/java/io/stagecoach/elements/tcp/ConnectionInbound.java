@@ -111,7 +111,9 @@ final class ConnectionInbound extends ChannelInboundHandlerAdapter {
         }
         try {
             if (buf.nioBufferCount() == 1) {
-                framer.read(buf.nioBuffer(), c.frames);
+                // the buffer's own cached view: nioBuffer() would allocate a duplicate per read
+                // (7 % of the event loop's Java time at 70k frames/s); the framer copies what it keeps
+                framer.read(buf.internalNioBuffer(buf.readerIndex(), buf.readableBytes()), c.frames);
             } else {
                 for (ByteBuffer b : buf.nioBuffers()) {
                     framer.read(b, c.frames);
