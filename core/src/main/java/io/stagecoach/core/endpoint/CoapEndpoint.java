@@ -1,5 +1,6 @@
 package io.stagecoach.core.endpoint;
 
+import io.stagecoach.core.coap.CoapUri;
 import io.stagecoach.core.coap.Code;
 import io.stagecoach.core.coap.EmptyMessage;
 import io.stagecoach.core.coap.Request;
@@ -124,7 +125,8 @@ public final class CoapEndpoint {
         this.outbox = new Outbox(connector, mids, store, dedup, counters, interceptors, verifier,
                 config.get(CoapConfig.OBSERVE_MAX_NOTIFICATIONS_IN_FLIGHT), scheduler);
         this.reliable = connector instanceof StreamConnector stream ? new ReliableTransport(stream, config, store,
-                counters, interceptors, scheduler, banLog, CoapEndpointBuilder.BERT) : null;
+                counters, interceptors, scheduler, banLog, CoapEndpointBuilder.BERT, CoapUri.defaultPort(scheme()))
+                : null;
         this.stack = b.layers(store, congestion, verifier, reliable)
                 .build(new Services(), reliable != null ? reliable : outbox);
         this.stack.setInbox(router);
@@ -324,6 +326,9 @@ public final class CoapEndpoint {
         }
         if (!running) {
             throw new IllegalStateException("endpoint " + address() + " is not running");
+        }
+        if (reliable != null) {
+            peer = reliable.destination(peer); // a released server's Alternative-Address (RFC 8323 §5.5)
         }
         Exchange exchange = new Exchange(Exchange.Origin.LOCAL, request, peer, scheduler.nanoTime(),
                 Objects.requireNonNull(listener, "listener"));
