@@ -835,6 +835,9 @@ public final class DtlsConnector implements Connector {
                 byCid.put(s.cid(), s);
             }
             s.state(State.ESTABLISHED);
+            // Out of the handshake table before any record flows: the handshake thread reaches
+            // finishHandshake later, and a sweep in between must not time out a live session.
+            handshakes.remove(s.peer(), s);
             for (byte[] rest : s.transport().establish()) {
                 drainOne(s, rest, up);
             }
@@ -963,7 +966,7 @@ public final class DtlsConnector implements Connector {
         }
         long limit = config.handshakeTimeout().toNanos();
         for (DtlsSession s : handshakes.values()) {
-            if (now - s.createdNanos() > limit) {
+            if (s.state() != State.ESTABLISHED && now - s.createdNanos() > limit) {
                 LOG.debug("handshake with {} timed out", s.peer());
                 s.transport().close();
                 failPending(s, new SendFailedException(Reason.IO_ERROR, "DTLS handshake timed out"));
