@@ -43,6 +43,9 @@ final class CompareRun {
         List<ServerSpec> servers = new ArrayList<>();
         if (!o.noDefaultServers()) {
             servers.addAll(ServerSpec.defaults(path));
+            if (o.cGenerator()) {
+                servers.add(ServerSpec.cEcho(path)); // the ceiling with batched system calls
+            }
         }
         for (String s : o.serverCmds()) {
             servers.add(ServerSpec.parse(s, path));
@@ -68,7 +71,8 @@ final class CompareRun {
                     continue;
                 }
                 BenchOptions forServer = withUri(o, CoapUri.parse("coap://127.0.0.1:" + port + "/" + s.path()));
-                BenchReport r = LocalRun.run(forServer, s.name(), command, log);
+                // the C generator reads the server's CPU time over each window
+                BenchReport r = LocalRun.run(forServer, s.name(), command, log, p.pid());
                 reports.add(r);
                 out.println("== " + s.name() + " (" + s.description() + ")");
                 out.print(TextTable.render(r.steps()));
@@ -123,7 +127,8 @@ final class CompareRun {
 
     private static BenchOptions withUri(BenchOptions o, CoapUri uri) {
         return new BenchOptions(o.load().withUri(uri), o.steps(), null, null, null, null, o.quiet(), o.slaves(),
-                o.exec(), o.startDelayMs(), o.serverCmds(), o.serverCpus(), o.clientCpus(), o.noDefaultServers());
+                o.exec(), o.startDelayMs(), o.serverCmds(), o.serverCpus(), o.clientCpus(), o.noDefaultServers(),
+                o.generator(), o.rate());
     }
 
     private static int freeUdpPort() throws IOException {
