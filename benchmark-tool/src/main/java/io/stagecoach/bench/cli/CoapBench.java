@@ -1,5 +1,6 @@
 package io.stagecoach.bench.cli;
 
+import io.stagecoach.bench.c.NativeTool;
 import io.stagecoach.bench.cf.CaliforniumServer;
 import io.stagecoach.bench.dist.Slave;
 import io.stagecoach.bench.echo.EchoServer;
@@ -50,6 +51,9 @@ public final class CoapBench {
                 case "echo-server" -> {
                     EchoServer.main(rest);
                     return 0;
+                }
+                case "c-echo" -> {
+                    return NativeTool.echoMain(rest);
                 }
                 case "cf-server" -> {
                     CaliforniumServer.main(rest);
