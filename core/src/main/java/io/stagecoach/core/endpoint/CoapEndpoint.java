@@ -273,6 +273,23 @@ public final class CoapEndpoint {
         return store.size();
     }
 
+    /**
+     * Open exchanges of one {@code origin}: {@link Exchange.Origin#REMOTE} ones are answers to
+     * peers still in flight (a CON separate response or notification waiting for its ACK, RFC 7252
+     * §4.2); {@link Exchange.Origin#LOCAL} ones are this endpoint's requests and observations. A
+     * scan of the store: for a drain's checks and for tests, not per message.
+     */
+    public int openExchanges(Exchange.Origin origin) {
+        boolean local = Objects.requireNonNull(origin, "origin") == Exchange.Origin.LOCAL;
+        int n = 0;
+        for (Exchange e : store.all()) {
+            if (e.isLocal() == local) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** Messages remembered for duplicate detection. */
     public int dedupEntries() {
         return dedup.size();
