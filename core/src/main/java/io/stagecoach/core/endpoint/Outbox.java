@@ -106,6 +106,9 @@ final class Outbox implements LayerStack.Outbox {
 
     @Override
     public void sendResponse(Exchange exchange, Response response) {
+        if (!exchange.isLocal() && response.type() != Type.ACK) {
+            followPeer(exchange);
+        }
         Response r = response;
         // a CON that has its MID already is being sent again (a piggybacked ACK got the request's)
         boolean retransmission = r.type() == Type.CON && r.mid() >= 0;
@@ -185,6 +188,21 @@ final class Outbox implements LayerStack.Outbox {
             dedup.complete(peer, message.mid(), bytes);
         }
         transmit(exchange, message.type(), bytes, null);
+    }
+
+    /**
+     * A response that is not piggybacked (a separate response, a notification, a retransmission)
+     * goes where the peer is now: a DTLS session with a connection ID may have moved since the
+     * request (RFC 9146 §6), and the peer's ACK will come from there. Other connectors answer with
+     * the same context and this costs a call.
+     */
+    private void followPeer(Exchange exchange) {
+        EndpointContext was = exchange.peer();
+        EndpointContext now = connector.currentContext(was);
+        if (now != was && !now.peer().equals(was.peer())) {
+            store.move(exchange, now);
+            counters.increment(Counter.PEER_MOVED);
+        }
     }
 
     /**

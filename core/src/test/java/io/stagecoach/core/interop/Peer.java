@@ -8,9 +8,12 @@ package io.stagecoach.core.interop;
 public enum Peer {
     LIBCOAP_CLIENT("coap-client-notls", Source.PATH, Install.LIBCOAP),
     LIBCOAP_SERVER("coap-server-notls", Source.PATH, Install.LIBCOAP),
-    /** libcoap with OpenSSL: (D)TLS, here coaps+tcp (RFC 8323). */
+    /** libcoap with OpenSSL: coaps (DTLS: PSK, X.509) and coaps+tcp (RFC 8323). */
     LIBCOAP_CLIENT_OPENSSL("coap-client-openssl", Source.PATH, Install.LIBCOAP),
     LIBCOAP_SERVER_OPENSSL("coap-server-openssl", Source.PATH, Install.LIBCOAP),
+    /** libcoap with GnuTLS: coaps (DTLS: PSK, X.509, raw public keys). */
+    LIBCOAP_CLIENT_GNUTLS("coap-client-gnutls", Source.PATH, Install.LIBCOAP),
+    LIBCOAP_SERVER_GNUTLS("coap-server-gnutls", Source.PATH, Install.LIBCOAP),
     AIOCOAP_CLIENT("aiocoap-client", Source.AIOCOAP_BIN, Install.AIOCOAP),
     AIOCOAP_FILESERVER("aiocoap-fileserver", Source.AIOCOAP_BIN, Install.AIOCOAP),
     /** A browser: the explorer page's JavaScript CoAP-over-WebSockets client runs in it. */

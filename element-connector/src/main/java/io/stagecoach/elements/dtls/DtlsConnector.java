@@ -398,6 +398,14 @@ public final class DtlsConnector implements Connector {
         if (hs != null && offerToHandshake(hs, b, first)) {
             return;
         }
+        if (s != null && hs == null && first.epoch == 0 && first.type == RecordHeader.HANDSHAKE) {
+            // The peer repeats its last flight: ours (the server's ChangeCipherSpec and Finished)
+            // was lost. RFC 6347 §4.2.4: answer with our last flight again. BC does, from the
+            // retransmit state it keeps until the peer's first application data, and only for a
+            // complete copy of that flight; anything else it ignores.
+            deliverEstablished(s, b, source, raw.receiveNanos(), first);
+            return;
+        }
         // As above: a record of epoch 1 or later may be the first of a session established since
         // the lookup above (a straggler of epoch 0 is dropped).
         DtlsSession now = established.get(source);
@@ -598,7 +606,17 @@ public final class DtlsConnector implements Connector {
                 sendCiphertext(Arrays.copyOfRange(buf, off, off + len), EndpointContext.of(source), null);
             }
         };
-        DTLSRequest request = v.verifyRequest(clientId, b, 0, b.length, hvr);
+        DTLSRequest request;
+        try {
+            request = v.verifyRequest(clientId, b, 0, b.length, hvr);
+        } catch (RuntimeException e) {
+            // BC 1.84 parses the hello with unchecked exceptions for some bad fields (a reserved
+            // client_version such as {254, 254} throws IllegalArgumentException): a malformed
+            // datagram, dropped like the others (found by DtlsServerFuzzTest)
+            dtlsCounters.datagramsMalformed.increment();
+            LOG.trace("dropped ClientHello from {}: {}", source, e.toString());
+            return;
+        }
         if (request == null) {
             return;
         }
@@ -969,6 +987,19 @@ public final class DtlsConnector implements Connector {
             return;
         }
         InetSocketAddress peer = data.context().peer();
+        if (connectionId(data.context()) != null) {
+            // RFC 9146 §6: the connection ID names the session, wherever its peer is now; never the
+            // address, which may belong to another session since the peer moved.
+            DtlsSession bound = sessionByCid(data.context());
+            if (bound == null) {
+                counters.incrementSendErrors();
+                data.notifyFailed(new SendFailedException(Reason.IO_ERROR, "the DTLS session of connection ID "
+                        + connectionId(data.context()) + " is gone"));
+                return;
+            }
+            encryptAndSend(bound, data);
+            return;
+        }
         DtlsSession s = established.get(peer);
         if (s == null) {
             if (config.role() == DtlsConnectorConfig.Role.SERVER) {
@@ -1009,6 +1040,38 @@ public final class DtlsConnector implements Connector {
             }
         }
         encryptAndSend(s, data);
+    }
+
+    /**
+     * Server: the context of the session whose connection ID {@code context} carries, at the
+     * session's current address (a record routed by that ID may have moved it, RFC 9146 §6);
+     * {@code context} itself when it carries none or that session is gone.
+     */
+    @Override
+    public EndpointContext currentContext(EndpointContext context) {
+        DtlsSession s = sessionByCid(context);
+        return s == null ? context : s.context();
+    }
+
+    /** The server's connection ID in {@code context} (hex), or {@code null}; clients route by address. */
+    private String connectionId(EndpointContext context) {
+        if (config.role() != DtlsConnectorConfig.Role.SERVER) {
+            return null;
+        }
+        String cid = context.attribute(DtlsContextKeys.CONNECTION_ID);
+        return cid == null || cid.isEmpty() ? null : cid;
+    }
+
+    private DtlsSession sessionByCid(EndpointContext context) {
+        String cid = connectionId(context);
+        if (cid == null) {
+            return null;
+        }
+        try {
+            return byCid.get(CidKey.of(java.util.HexFormat.of().parseHex(cid)));
+        } catch (IllegalArgumentException e) {
+            return null; // not one of ours
+        }
     }
 
     private void encryptAndSend(DtlsSession s, RawData data) {

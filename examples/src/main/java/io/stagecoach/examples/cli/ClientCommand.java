@@ -16,6 +16,7 @@ import io.stagecoach.core.endpoint.CoapEndpointBuilder;
 import io.stagecoach.core.network.MessageTracer;
 import io.stagecoach.elements.SafeText;
 import io.stagecoach.elements.config.Configuration;
+import io.stagecoach.elements.dtls.DtlsConnectorConfig;
 import io.stagecoach.elements.time.Scheduler;
 import io.stagecoach.elements.udp.UdpConnector;
 import io.stagecoach.elements.tcp.TcpConnectorConfig.Transport;
@@ -29,6 +30,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
 
 /**
  * {@code ./stagecoach client [options] URI}: one request, like libcoap's {@code coap-client}
@@ -169,32 +171,36 @@ public final class ClientCommand {
 
     /**
      * An endpoint whose block size is {@code -b} (uploads over it go Block1), tracing with {@code -v};
-     * UDP for coap URIs, a client of the transport for the RFC 8323 schemes.
+     * UDP for coap URIs, DTLS for coaps ({@code -u}/{@code -k}, {@code -C}/{@code -c}/{@code -j}), a
+     * client of the transport for the RFC 8323 schemes.
      */
     static CoapEndpoint endpoint(ClientOptions o, PrintStream err) {
         return endpoint(o, err, null);
     }
 
-    /** As {@link #endpoint(ClientOptions, PrintStream)}; a {@code coap} URI on {@code rebinding} if given. */
+    /**
+     * As {@link #endpoint(ClientOptions, PrintStream)}; a {@code coap} URI on {@code rebinding} if
+     * given, and a {@code coaps} one with its DTLS records on it (the session and its Connection ID
+     * survive a rebind, RFC 9146 §6).
+     */
     static CoapEndpoint endpoint(ClientOptions o, PrintStream err, RebindingConnector rebinding) {
         CoapEndpointBuilder b = CoapEndpoint.builder().config(config(o));
-        Transport transport = Transport.ofScheme(CoapUri.parse(o.uri).scheme());
-        if (transport == null) {
+        String scheme = CoapUri.parse(o.uri).scheme();
+        Transport transport = Transport.ofScheme(scheme);
+        if (scheme.equals("coaps")) {
+            Consumer<DtlsConnectorConfig.Builder> security = CliCredentials.dtlsClient(o);
+            if (rebinding != null) {
+                security = security.andThen(dtls -> dtls.transport(c -> rebinding));
+            }
+            b.dtlsClient(new InetSocketAddress(0), security); // the handshake opens with the request
+        } else if (transport == null) {
             if (rebinding != null) {
                 b.connector(rebinding);
             } else {
                 b.udp(new InetSocketAddress(0));
             }
         } else {
-            TlsCredentials credentials = null;
-            if (transport.isSecure()) {
-                try {
-                    credentials = o.key != null || o.ca != null ? TlsCredentials.fromPem(o.cert, o.key, o.ca)
-                            : TlsCredentials.systemTrust();
-                } catch (IOException e) {
-                    throw new IllegalArgumentException(e.getMessage(), e);
-                }
-            }
+            TlsCredentials credentials = transport.isSecure() ? CliCredentials.tlsClient(o) : null;
             b.streamClient(transport, credentials); // RFC 8323: a connection, opened by the request
         }
         if (o.verbose) {

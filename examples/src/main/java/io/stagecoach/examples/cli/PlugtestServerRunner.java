@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A running plugtest server as {@code ./stagecoach server} starts it: the configuration (file,
- * then flags), one endpoint on the chosen connector, one real-time scheduler shared by endpoint and
+ * then flags), one endpoint on the chosen connector (and one per further transport asked for), one real-time scheduler shared by endpoint and
  * resources. {@link #close()} releases all of it and is idempotent (the shutdown hook and the
  * signal path may both call it).
  */
@@ -74,6 +74,10 @@ final class PlugtestServerRunner implements AutoCloseable {
         } else {
             sb.udp(bind);
             name = "udp";
+        }
+        if (o.dtlsPort >= 0) {
+            sb.dtls(o.bind == null ? new InetSocketAddress(o.dtlsPort) : new InetSocketAddress(o.bind, o.dtlsPort),
+                    CliCredentials.dtlsServer(o));
         }
         if (o.tcpPort >= 0) {
             sb.tcp(o.bind == null ? new InetSocketAddress(o.tcpPort) : new InetSocketAddress(o.bind, o.tcpPort));
@@ -142,12 +146,15 @@ final class PlugtestServerRunner implements AutoCloseable {
             // the first byte of every DTLS connection ID this node issues (docs/cluster.md)
             b.set(DtlsConfig.NODE_ID, o.nodeId);
         }
+        if (o.cidLength >= 0) {
+            b.set(DtlsConfig.CID_LENGTH, o.cidLength);
+        }
         return b.build();
     }
 
     /**
      * The ready lines: {@link #readyLine()}, then {@code listening on SCHEME://ADDR:PORT} for each
-     * further transport (coap+tcp, coaps+tcp, coap+ws), in that order, and with coap+ws
+     * further transport (coaps, coap+tcp, coaps+tcp, coap+ws), in that order, and with coap+ws
      * {@code explorer at http://ADDR:PORT/} last.
      */
     List<String> readyLines() {

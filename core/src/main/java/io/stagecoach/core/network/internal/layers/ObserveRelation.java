@@ -5,6 +5,7 @@ import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.coap.Token;
 import io.stagecoach.core.coap.Type;
 import io.stagecoach.core.network.Exchange;
+import io.stagecoach.core.network.internal.ExchangeStore;
 import io.stagecoach.elements.EndpointContext;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -41,6 +42,9 @@ public final class ObserveRelation {
     private volatile boolean established;
     private volatile boolean notifying;
     private volatile Type notificationType = Type.CON;
+
+    /** Where the layer keeps it once established: (peer, token) at the peer's latest address. */
+    volatile ExchangeStore.TokenKey key;
 
     // Message-layer bookkeeping, guarded by the exchange.
     int lastSeq = -1;
