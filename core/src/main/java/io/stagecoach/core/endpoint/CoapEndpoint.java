@@ -25,6 +25,8 @@ import io.stagecoach.core.network.internal.layers.ReliabilityLayer;
 import io.stagecoach.core.network.stack.Layer;
 import io.stagecoach.core.network.stack.LayerStack;
 import io.stagecoach.core.network.stack.StackServices;
+import io.stagecoach.core.observe.NotificationListener;
+import io.stagecoach.core.observe.ObservationStore;
 import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.RawData;
@@ -83,6 +85,8 @@ public final class CoapEndpoint {
     private final Duration sweepInterval;
     private final long overloadMaxAgeSeconds;
     private final BanLog banLog;
+    /** Matches notifications through the observation store; {@code null} without one. */
+    private final ObservationMatcher observations;
 
     private volatile LayerStack.Inbox deliverer;
     private final Router router = new Router();
@@ -129,6 +133,12 @@ public final class CoapEndpoint {
         this.stack.setInbox(router);
         this.inbound = new Inbound(stack, store, dedup, outbox, counters, interceptors, overloadMaxAgeSeconds,
                 RequestLimits.from(config), RecognizedOptions.of(stack.options()), banLog, scheduler);
+        this.observations = b.observationStore == null ? null
+                : new ObservationMatcher(b.observationStore, store, config, this::submit, scheduler);
+        if (observations != null) {
+            inbound.matchObservations(observations);
+            observations.register(counters);
+        }
         counters.register(Gauge.EXCHANGES, store::size);
         counters.register(Gauge.DEDUP_ENTRIES, dedup::size);
         counters.register(Gauge.QUEUE_DEPTH, () -> stage == null ? 0 : stage.queueDepth());
@@ -168,6 +178,9 @@ public final class CoapEndpoint {
             stop();
             throw e;
         }
+        if (observations != null) {
+            observations.restore(); // a restarted node takes its observations back (docs/cluster.md)
+        }
     }
 
     /**
@@ -185,6 +198,9 @@ public final class CoapEndpoint {
             reliable.stop(); // fails the exchanges of every connection left
         }
         stack.stop(); // e.g. observe relations whose exchange holds no store entry would outlive the stop
+        if (observations != null) {
+            observations.stop(); // before the sweep below: nothing adopted after it
+        }
         for (Exchange exchange : store.all()) {
             exchange.execute(() -> exchange.fail(new ExchangeFailedException("endpoint stopped")));
         }
@@ -345,6 +361,32 @@ public final class CoapEndpoint {
                 Objects.requireNonNull(listener, "listener"));
         exchange.execute(() -> stack.sendRequest(exchange, request));
         return exchange;
+    }
+
+    /** The observation store this endpoint was built with, or {@code null}. */
+    public ObservationStore observationStore() {
+        return observations == null ? null : observations.store();
+    }
+
+    /**
+     * Adds a listener for the notifications this endpoint matches through its observation store
+     * (observations registered by another node, or by this one before a restart).
+     *
+     * @throws IllegalStateException when the endpoint has no observation store
+     */
+    public void addNotificationListener(NotificationListener listener) {
+        Objects.requireNonNull(listener, "listener");
+        if (observations == null) {
+            throw new IllegalStateException("notification listeners need an observation store:"
+                    + " CoapEndpointBuilder.observationStore(...)");
+        }
+        observations.addListener(listener);
+    }
+
+    public void removeNotificationListener(NotificationListener listener) {
+        if (observations != null) {
+            observations.removeListener(listener);
+        }
     }
 
     /**

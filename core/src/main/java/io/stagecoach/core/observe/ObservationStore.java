@@ -1,0 +1,34 @@
+package io.stagecoach.core.observe;
+
+import io.stagecoach.core.coap.Token;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Established observations (RFC 7641 §3.1) by token, shared by the nodes of a cluster, so that a
+ * notification that reaches any node is matched to its observation (docs/cluster.md).
+ *
+ * <p>Every method returns at once; the stage completes on the store's thread, and the endpoint
+ * goes back to its own threads before it touches an exchange. A stage that fails is logged and
+ * counted by the endpoint; a failed lookup is treated as a miss (the notification gets a RST,
+ * RFC 7641 §3.6). Tokens must be unique across the nodes: the endpoint's are random 8-byte ones
+ * by default ({@code coap.token-length}), which collide with a probability of about
+ * n²/2⁶⁵ for n observations.
+ */
+public interface ObservationStore {
+
+    /** Stores {@code observation} under its token, replacing one stored before. */
+    CompletionStage<Void> put(Observation observation);
+
+    /** The observation of {@code token}; the stage completes with {@code null} when there is none. */
+    CompletionStage<Observation> get(Token token);
+
+    /** Forgets the observation of {@code token}, if any. */
+    CompletionStage<Void> remove(Token token);
+
+    /**
+     * The observations this node stored (the implementation knows which node it serves), for an
+     * endpoint that starts again after a restart.
+     */
+    CompletionStage<List<Observation>> restore();
+}
