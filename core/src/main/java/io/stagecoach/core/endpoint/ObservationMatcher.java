@@ -40,7 +40,8 @@ import org.slf4j.LoggerFactory;
  * <p>Bounded, since anyone can send a response with any token: at most
  * {@code coap.observe.store-lookups} lookups at once and {@code ...-per-source} per source (a
  * notification beyond is dropped without a word: its CON retransmission comes back, where a RST
- * would end a real observation, §3.6); a miss is answered RST as before (§3.6); at most
+ * would end a real observation, §3.6), and so is one whose lookup fails (the store is down); a
+ * miss is answered RST as before (§3.6); at most
  * {@code coap.observe.store-max-adopted} adopted observations, the least recently notified
  * forgotten first (locally only: the store keeps it, and its next notification is looked up
  * again).
@@ -141,11 +142,14 @@ final class ObservationMatcher {
         store.get(token).whenComplete((observation, failure) -> {
             release(source);
             if (failure != null) {
+                // The store is down or slow: no RST, which would end a real observation at the
+                // server (RFC 7641 §3.6); a CON notification comes back with its retransmission.
                 failed("look up", token, failure);
+                dropped.increment();
+                return;
             }
-            Observation found = failure == null ? observation : null;
             boolean taken = stage.test(() -> {
-                if (found != null && adopt(found, response.peer())) {
+                if (observation != null && adopt(observation, response.peer())) {
                     hits.increment();
                     redeliver.accept(response);
                 } else {

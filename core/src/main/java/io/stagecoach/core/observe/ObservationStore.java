@@ -10,8 +10,9 @@ import java.util.concurrent.CompletionStage;
  *
  * <p>Every method returns at once; the stage completes on the store's thread, and the endpoint
  * goes back to its own threads before it touches an exchange. A stage that fails is logged and
- * counted by the endpoint; a failed lookup is treated as a miss (the notification gets a RST,
- * RFC 7641 §3.6). Tokens must be unique across the nodes: the endpoint's are random 8-byte ones
+ * counted by the endpoint; after a failed lookup the notification is dropped without a RST, so
+ * that an outage of the store does not end observations (RFC 7641 §3.6: a RST ends one at the
+ * server); a CON notification comes back with its retransmission. Tokens must be unique across the nodes: the endpoint's are random 8-byte ones
  * by default ({@code coap.token-length}), which collide with a probability of about
  * n²/2⁶⁵ for n observations.
  */

@@ -23,6 +23,8 @@ final class MapObservationStore implements ObservationStore {
     private final String node;
     private final List<CompletableFuture<Observation>> held = new ArrayList<>();
     private boolean holding;
+    /** When set, lookups fail as with a store that is down. */
+    volatile boolean failing;
     int gets;
 
     MapObservationStore(Map<Token, Entry> shared, String node) {
@@ -43,6 +45,9 @@ final class MapObservationStore implements ObservationStore {
     @Override
     public synchronized CompletionStage<Observation> get(Token token) {
         gets++;
+        if (failing) {
+            return CompletableFuture.failedFuture(new IllegalStateException("the store is down"));
+        }
         Entry e = shared.get(token);
         Observation o = e == null ? null : Observation.decode(e.encoded());
         if (holding) {

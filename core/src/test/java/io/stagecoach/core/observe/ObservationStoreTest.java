@@ -182,6 +182,30 @@ class ObservationStoreTest {
     }
 
     /**
+     * A store that fails the lookup (down, timed out) costs the notification but not the
+     * observation: no RST (which would end it at the device, RFC 7641 §3.6); the CON's
+     * retransmission is matched once the store answers again.
+     */
+    @Test
+    void failedLookupIsDroppedWithoutReset() {
+        CoapClient client = new CoapClient("coap://10.0.0.1:5683/obs", nodeA);
+        observeFromA(client, 1);
+        client.close();
+        storeB.failing = true;
+        notify(device, Type.CON, 450, 2, "while-down", NODE_B);
+        assertEquals(0, device.waiting(), "no RST, no ACK");
+        assertEquals(1, nodeB.counters().get("observe.store_errors"));
+        assertEquals(1, nodeB.counters().get("observe.store_dropped"));
+        storeB.failing = false;
+        notify(device, Type.CON, 450, 2, "while-down", NODE_B); // the retransmission
+        device.expect().type(Type.ACK).mid(450).from(NODE_B).emptyAck();
+        assertEquals(List.of("obs:while-down@2"), heardB);
+        device.non().response(Code.NOT_FOUND).mid(451).token(device.token("t")).to(NODE_B).go();
+        device.advance(ofMillis(1));
+        assertEquals(0, shared.size());
+    }
+
+    /**
      * One source cannot take the lookup budget: with 2 lookups per source, the third concurrent
      * one is dropped without a word (a CON comes back; a RST would end a real observation), and
      * the two looked up are answered RST once the store answers.
