@@ -3,6 +3,7 @@ package io.stagecoach.core.observe;
 import io.stagecoach.core.coap.Message;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Token;
+import io.stagecoach.core.coap.Type;
 import io.stagecoach.core.codec.MessageFormatException;
 import io.stagecoach.core.codec.UdpMessageParser;
 import io.stagecoach.core.codec.UdpMessageSerializer;
@@ -21,8 +22,9 @@ import java.util.Objects;
  *
  * <p>{@link #encode()} gives the form every store may keep: a version byte (1), the address
  * length (4 or 16), the address, the port (2 bytes), then the request as a CoAP message over UDP
- * (RFC 7252 §3) with Message ID 0. {@link #decode(byte[])} reads it back and refuses anything
- * else, so a store shared with a newer release fails loudly rather than matching wrongly.
+ * (RFC 7252 §3) with Message ID 0 (and type CON when the request has none yet).
+ * {@link #decode(byte[])} reads it back and refuses anything else, so a store shared with a newer
+ * release fails loudly rather than matching wrongly.
  */
 public final class Observation {
 
@@ -64,7 +66,9 @@ public final class Observation {
 
     /** The stored form (see the class comment). */
     public byte[] encode() {
-        byte[] message = new UdpMessageSerializer().serialize(request.withMid(0));
+        // the stored form needs a type; a registration left to the stack's choice is kept as CON
+        Type type = request.type() == null ? Type.CON : request.type();
+        byte[] message = new UdpMessageSerializer().serialize(request.withTypeAndMid(type, 0));
         byte[] address = peer.getAddress().getAddress();
         ByteBuffer b = ByteBuffer.allocate(2 + address.length + 2 + message.length);
         b.put(VERSION).put((byte) address.length).put(address).putShort((short) peer.getPort()).put(message);
