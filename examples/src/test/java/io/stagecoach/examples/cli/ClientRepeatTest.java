@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.stagecoach.elements.dtls.DtlsConnector;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
 import io.stagecoach.elements.time.VirtualClock;
 import java.io.ByteArrayInputStream;
@@ -36,7 +37,7 @@ class ClientRepeatTest {
     @BeforeAll
     static void startServer() throws Exception {
         server = PlugtestServerRunner.start(ServerOptions.parse(new String[] {"--port", "0", "--bind", "127.0.0.1",
-            "--node-id", "7"}));
+            "--node-id", "7", "--dtls-port", "0", "--psk", "sensor-1:secretPSK"}));
         base = "coap://127.0.0.1:" + server.port();
     }
 
@@ -81,6 +82,28 @@ class ClientRepeatTest {
         }
         assertEquals(2, ports.size(), "a rebind before each repeat: " + r);
         assertEquals(2, ports.stream().distinct().count(), "each time another port: " + ports);
+    }
+
+    /**
+     * coaps: every repeat from a new local port on one DTLS session. The server finds the session
+     * by the client's records' Connection ID (RFC 9146 §6), so one handshake serves all three
+     * requests and the server sees the address change twice.
+     */
+    @Test
+    void rebindKeepsTheDtlsSessionAndItsConnectionId() throws Exception {
+        DtlsConnector dtls = server.server().endpoints().stream().map(e -> e.connector())
+                .filter(DtlsConnector.class::isInstance).map(DtlsConnector.class::cast).findFirst().orElseThrow();
+        long handshakes = dtls.dtlsCounters().handshakesSucceeded();
+        long moves = dtls.dtlsCounters().addressChanges();
+        Run run = Run.start("-G", "3", "--rebind", "-v", "-u", "sensor-1", "-k", "secretPSK",
+                "coaps://127.0.0.1:" + server.port("coaps") + "/node");
+        run.advancePauses();
+        CommandRun r = run.finish();
+        assertEquals(0, r.status(), r.toString());
+        assertEquals(3, r.out().lines().filter(l -> l.equals("7")).count(), r.toString());
+        assertEquals(2, REBOUND.matcher(r.err()).results().count(), "a rebind before each repeat: " + r);
+        assertEquals(1, dtls.dtlsCounters().handshakesSucceeded() - handshakes, "one handshake for all three");
+        assertEquals(2, dtls.dtlsCounters().addressChanges() - moves, "the session followed both rebinds");
     }
 
     @Test
