@@ -31,6 +31,8 @@ public record BenchOptions(LoadSpec load, List<Integer> steps, Path json, Path c
                                             (ecoap §5.3.2; 'scenario isolation help' lists its options)
                    stagecoach bench scenario faults [--rate 0.01] [--kinds LIST] [--clients N] ...
                                             (ecoap §5.4; 'scenario faults help' lists its options)
+                   stagecoach bench cluster [--nodes 3] [--clients 60] ...   a node dies behind nftables
+                                            (root; docs/cluster.md; 'cluster --help' lists its options)
             run options:
               --uri URI               target (default coap://127.0.0.1:5683/benchmark)
               --concurrency STEPS     10,100,1000 | FROM:TO (x10) | FROM:TO:xF | FROM:TO:+S (default 10,100,1000)
