@@ -22,6 +22,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 
@@ -89,6 +90,7 @@ public final class RedisObservationStore implements ObservationStore, AutoClosea
     private final RedisClient client;
     private final StatefulRedisConnection<byte[], byte[]> connection;
     private final RedisAsyncCommands<byte[], byte[]> commands;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private RedisObservationStore(Builder b) {
         this.node = b.node;
@@ -164,8 +166,10 @@ public final class RedisObservationStore implements ObservationStore, AutoClosea
     /** Closes the connection and stops the Lettuce threads. The observations stay in Redis. Idempotent. */
     @Override
     public void close() {
-        connection.close();
-        release();
+        if (closed.compareAndSet(false, true)) {
+            connection.close();
+            release();
+        }
     }
 
     private void release() {

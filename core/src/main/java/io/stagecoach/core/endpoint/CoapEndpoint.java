@@ -383,6 +383,7 @@ public final class CoapEndpoint {
         observations.addListener(listener);
     }
 
+    /** Removes a listener added by {@link #addNotificationListener}; nothing without a store. */
     public void removeNotificationListener(NotificationListener listener) {
         if (observations != null) {
             observations.removeListener(listener);
