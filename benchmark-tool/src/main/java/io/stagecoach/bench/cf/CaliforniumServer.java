@@ -10,7 +10,9 @@ import org.eclipse.californium.core.config.CoapConfig;
 import org.eclipse.californium.core.network.CoapEndpoint;
 import org.eclipse.californium.core.server.resources.CoapExchange;
 import org.eclipse.californium.elements.config.Configuration;
+import org.eclipse.californium.elements.config.TcpConfig;
 import org.eclipse.californium.elements.config.UdpConfig;
+import org.eclipse.californium.elements.tcp.netty.TcpServerConnector;
 
 /**
  * The reference server of {@code stagecoach bench compare}: Eclipse Californium 3.13.0 serving
@@ -20,7 +22,7 @@ import org.eclipse.californium.elements.config.UdpConfig;
  * Californium's {@code Configuration.getStandard()} would write a properties file into the
  * working directory.
  *
- * <p>Usage: {@code stagecoach bench cf-server [--port 5683] [--bind 127.0.0.1] [--no-dedup]};
+ * <p>Usage: {@code stagecoach bench cf-server [--port 5683] [--bind 127.0.0.1] [--no-dedup] [--tcp]};
  * runs until the process is terminated.
  */
 public final class CaliforniumServer {
@@ -35,14 +37,29 @@ public final class CaliforniumServer {
      * @param noDedup {@code true} for Californium's NO_DEDUPLICATOR
      */
     public CaliforniumServer(InetSocketAddress bind, boolean noDedup) {
+        this(bind, noDedup, false);
+    }
+
+    /**
+     * @param tcp {@code true} for Californium's coap+tcp connector ({@code TcpServerConnector},
+     *            element-connector-tcp-netty, its default settings) instead of UDP
+     */
+    public CaliforniumServer(InetSocketAddress bind, boolean noDedup, boolean tcp) {
         CoapConfig.register();
         UdpConfig.register();
+        TcpConfig.register();
         Configuration config = Configuration.createStandardWithoutFile();
         if (noDedup) {
             config.set(CoapConfig.DEDUPLICATOR, CoapConfig.NO_DEDUPLICATOR);
         }
         server = new CoapServer(config);
-        server.addEndpoint(new CoapEndpoint.Builder().setConfiguration(config).setInetSocketAddress(bind).build());
+        CoapEndpoint.Builder endpoint = new CoapEndpoint.Builder().setConfiguration(config);
+        if (tcp) {
+            endpoint.setConnector(new TcpServerConnector(bind, config));
+        } else {
+            endpoint.setInetSocketAddress(bind);
+        }
+        server.addEndpoint(endpoint.build());
         server.add(new CoapResource("benchmark") {
             @Override
             public void handleGET(CoapExchange exchange) {
@@ -100,23 +117,25 @@ public final class CaliforniumServer {
         int port = 5683;
         String bind = "0.0.0.0";
         boolean noDedup = false;
+        boolean tcp = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--port" -> port = Integer.parseInt(value(args, ++i, "--port"));
                 case "--bind" -> bind = value(args, ++i, "--bind");
                 case "--no-dedup" -> noDedup = true;
+                case "--tcp" -> tcp = true;
                 default -> throw new IllegalArgumentException("cf-server: unknown option " + args[i]
-                        + " (use --port N, --bind ADDR, --no-dedup)");
+                        + " (use --port N, --bind ADDR, --no-dedup, --tcp)");
             }
         }
-        CaliforniumServer server = new CaliforniumServer(new InetSocketAddress(bind, port), noDedup);
+        CaliforniumServer server = new CaliforniumServer(new InetSocketAddress(bind, port), noDedup, tcp);
         server.start();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.destroy();
             stopped.countDown();
         }, "cf-server-shutdown"));
-        System.err.println("Californium 3.13.0 server on udp " + server.address() + " (GET /benchmark, /fibonacci?n=N, deduplicator "
+        System.err.println("Californium 3.13.0 server on " + (tcp ? "tcp " : "udp ") + server.address() + " (GET /benchmark, /fibonacci?n=N, deduplicator "
                 + (noDedup ? "NO_DEDUPLICATOR" : "default") + ")");
         stopped.await();
     }

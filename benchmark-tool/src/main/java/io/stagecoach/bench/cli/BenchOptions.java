@@ -14,14 +14,18 @@ import java.util.List;
  */
 public record BenchOptions(LoadSpec load, List<Integer> steps, Path json, Path csv, Path hlog, Path html,
         boolean quiet, List<String> slaves, String exec, long startDelayMs, List<String> serverCmds,
-        String serverCpus, String clientCpus, boolean noDefaultServers) {
+        String serverCpus, String clientCpus, boolean noDefaultServers, String generator) {
+
+    /** The generators: CoAPBench's own event loops, or the C tool for {@code coap+tcp}. */
+    public static final List<String> GENERATORS = List.of("java", "c");
 
     public static final String DEFAULT_URI = "coap://127.0.0.1:5683/benchmark";
 
     public static final String USAGE = """
             usage: stagecoach bench [run options]                 one machine, closed loop
                    stagecoach bench echo-server [--port N] [--bind ADDR]
-                   stagecoach bench cf-server [--port N] [--bind ADDR] [--no-dedup]     Californium 3.13.0
+                   stagecoach bench cf-server [--port N] [--bind ADDR] [--no-dedup] [--tcp]   Californium 3.13.0
+                   stagecoach bench tcp-echo-server [--port N] [--bind ADDR]   answers every coap+tcp frame (C)
                    stagecoach bench sc-server [--port N] [--bind ADDR] [--protocol-threads N] [--dedup MODE]
                    stagecoach bench slave --listen PORT [--bind ADDR] [--allow-exec]
                    stagecoach bench master --slaves HOST:PORT,... [run options] [--exec CMD]
@@ -31,10 +35,15 @@ public record BenchOptions(LoadSpec load, List<Integer> steps, Path json, Path c
                                             (ecoap §5.3.2; 'scenario isolation help' lists its options)
                    stagecoach bench scenario faults [--rate 0.01] [--kinds LIST] [--clients N] ...
                                             (ecoap §5.4; 'scenario faults help' lists its options)
+                   stagecoach bench scenario flood [--attack S] [--quiet S] [--innocents N] ...
+                                            (one host floods a -Xmx64m server; 'scenario flood help')
                    stagecoach bench cluster [--nodes 3] [--clients 60] ...   a node dies behind nftables
                                             (root; docs/cluster.md; 'cluster --help' lists its options)
             run options:
-              --uri URI               target (default coap://127.0.0.1:5683/benchmark)
+              --uri URI               target (default coap://127.0.0.1:5683/benchmark); coap+tcp://... runs
+                                      the steps over CoAP over TCP (RFC 8323: a connection per client, CSM first)
+              --generator java|c      coap+tcp only: c runs each step with the C generator coap-tcp-load (epoll,
+                                      one thread; GET, one path segment), built with gcc on first use
               --concurrency STEPS     10,100,1000 | FROM:TO (x10) | FROM:TO:xF | FROM:TO:+S (default 10,100,1000)
               --duration S            measured seconds per step (default 20)
               --warmup S              warm-up seconds per step (default 5)
@@ -75,6 +84,7 @@ public record BenchOptions(LoadSpec load, List<Integer> steps, Path json, Path c
         String serverCpus = null;
         String clientCpus = null;
         boolean noDefaults = false;
+        String generator = "java";
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -101,13 +111,20 @@ public record BenchOptions(LoadSpec load, List<Integer> steps, Path json, Path c
                 case "--server-cpus" -> serverCpus = value(args, ++i, a);
                 case "--client-cpus" -> clientCpus = value(args, ++i, a);
                 case "--no-default-servers" -> noDefaults = true;
+                case "--generator" -> generator = value(args, ++i, a);
                 default -> throw new IllegalArgumentException("unknown option '" + a + "'");
             }
         }
         LoadSpec load = new LoadSpec(CoapUri.parse(uri), method, payload, !non, millis(timeout),
                 millis(warmup), millis(duration), millis(cooldown), threads, Duration.ofMillis(retransmitMs));
+        if (!GENERATORS.contains(generator)) {
+            throw new IllegalArgumentException("--generator must be one of " + GENERATORS + ", got '" + generator + "'");
+        }
+        if (generator.equals("c") && !load.uri().isReliableTransport()) {
+            throw new IllegalArgumentException("--generator c drives coap+tcp targets only");
+        }
         return new BenchOptions(load, Steps.parse(steps), json, csv, hlog, html, quiet, slaves, exec,
-                startDelayMs, List.copyOf(serverCmds), serverCpus, clientCpus, noDefaults);
+                startDelayMs, List.copyOf(serverCmds), serverCpus, clientCpus, noDefaults, generator);
     }
 
     private static Duration millis(double seconds) {

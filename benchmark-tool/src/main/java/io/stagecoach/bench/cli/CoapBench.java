@@ -15,7 +15,7 @@ import java.util.Arrays;
 /**
  * {@code stagecoach bench [SUBCOMMAND] [options]}: CoAPBench after Lanter (2013) §6.1, with the
  * HdrHistogram latency of Shi (2018) §5.1.1. Subcommands: none (run here), {@code echo-server},
- * {@code cf-server} (Californium reference), {@code sc-server} (minimal Stagecoach server),
+ * {@code cf-server} (Californium reference), {@code tcp-echo-server}, {@code sc-server} (minimal Stagecoach server),
  * {@code slave}, {@code master}, {@code compare}, {@code scenario}, {@code cluster}, {@code help}. Exit codes: 0 done, 2 bad
  * usage, 3 nothing answered in the first step, 1 any other failure.
  */
@@ -55,6 +55,9 @@ public final class CoapBench {
                 case "cf-server" -> {
                     CaliforniumServer.main(rest);
                     return 0;
+                }
+                case "tcp-echo-server" -> {
+                    return TcpEchoRun.main(rest);
                 }
                 case "sc-server" -> {
                     BenchServer.main(rest);

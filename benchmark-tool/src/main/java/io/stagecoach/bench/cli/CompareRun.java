@@ -8,11 +8,13 @@ import io.stagecoach.bench.report.BenchReport;
 import io.stagecoach.bench.report.HtmlReport;
 import io.stagecoach.bench.report.MachineInfo;
 import io.stagecoach.bench.report.TextTable;
+import io.stagecoach.bench.tcp.CoapTcpLoad;
 import io.stagecoach.core.coap.CoapUri;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,7 +25,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code stagecoach bench compare}: starts each server as its own process, one after the other,
+ * {@code stagecoach bench compare}: starts each server as its own process, one after the other
+ * (for a {@code coap+tcp} URI the TCP servers of {@link ServerSpec#tcpDefaults}),
  * runs the same steps against each and prints every table plus the throughput ratio of each
  * server to the first one that ran; {@code --html} overlays them, {@code --json} writes
  * {@code {"command", "machine", "servers": [{"name", "steps": [...]}]}}. A server that does not
@@ -40,9 +43,10 @@ final class CompareRun {
         PrintStream out = System.out;
         PrintStream log = System.err;
         String path = String.join("/", o.load().uri().path());
+        boolean tcp = o.load().uri().isReliableTransport();
         List<ServerSpec> servers = new ArrayList<>();
         if (!o.noDefaultServers()) {
-            servers.addAll(ServerSpec.defaults(path));
+            servers.addAll(tcp ? ServerSpec.tcpDefaults(path, tcpEchoCommand(o, log)) : ServerSpec.defaults(path));
         }
         for (String s : o.serverCmds()) {
             servers.add(ServerSpec.parse(s, path));
@@ -58,16 +62,19 @@ final class CompareRun {
         Path logs = Files.createTempDirectory("coapbench-compare");
         List<BenchReport> reports = new ArrayList<>();
         for (ServerSpec s : servers) {
-            int port = freeUdpPort();
+            int port = tcp ? freeTcpPort() : freeUdpPort();
             Path logFile = logs.resolve(s.name() + ".log");
             log.printf("compare: starting %s: %s (log %s)%n", s.name(), s.description().replace("{port}", "" + port), logFile);
             try (ServerProcess p = ServerProcess.start(s.name(), s.command(), port, o.serverCpus(), logFile)) {
-                if (!p.awaitReady(port, s.path(), READY_TIMEOUT_MS)) {
+                boolean up = tcp ? p.awaitReadyTcp(port, s.path(), READY_TIMEOUT_MS)
+                        : p.awaitReady(port, s.path(), READY_TIMEOUT_MS);
+                if (!up) {
                     log.printf("compare: %s did not answer within %d s, skipped (see %s)%n", s.name(),
                             READY_TIMEOUT_MS / 1000, logFile);
                     continue;
                 }
-                BenchOptions forServer = withUri(o, CoapUri.parse("coap://127.0.0.1:" + port + "/" + s.path()));
+                BenchOptions forServer = withUri(o, CoapUri.parse(o.load().uri().scheme() + "://127.0.0.1:" + port
+                        + "/" + s.path()));
                 BenchReport r = LocalRun.run(forServer, s.name(), command, log);
                 reports.add(r);
                 out.println("== " + s.name() + " (" + s.description() + ")");
@@ -121,9 +128,32 @@ final class CompareRun {
         return sb.append("ratios are to ").append(reports.get(0).name()).append('\n').toString();
     }
 
+    /**
+     * The C echo server's command, or {@code null} (no echo server, said on {@code log}) when the
+     * Java generator runs and the C tool cannot be built here (no gcc): the servers are still compared.
+     */
+    private static String tcpEchoCommand(BenchOptions o, PrintStream log) throws IOException, InterruptedException {
+        try {
+            return CoapTcpLoad.build().echoCommand("127.0.0.1");
+        } catch (IOException e) {
+            if (o.generator().equals("c")) {
+                throw e;
+            }
+            log.println("compare: no echo server (generator ceiling) for coap+tcp: " + e.getMessage());
+            return null;
+        }
+    }
+
     private static BenchOptions withUri(BenchOptions o, CoapUri uri) {
         return new BenchOptions(o.load().withUri(uri), o.steps(), null, null, null, null, o.quiet(), o.slaves(),
-                o.exec(), o.startDelayMs(), o.serverCmds(), o.serverCpus(), o.clientCpus(), o.noDefaultServers());
+                o.exec(), o.startDelayMs(), o.serverCmds(), o.serverCpus(), o.clientCpus(), o.noDefaultServers(),
+                o.generator());
+    }
+
+    private static int freeTcpPort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
     }
 
     private static int freeUdpPort() throws IOException {

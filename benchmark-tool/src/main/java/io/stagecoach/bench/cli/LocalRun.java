@@ -9,12 +9,14 @@ import io.stagecoach.bench.report.BenchReport;
 import io.stagecoach.bench.report.HlogOutput;
 import io.stagecoach.bench.report.MachineInfo;
 import io.stagecoach.bench.report.Progress;
+import io.stagecoach.bench.tcp.CoapTcpLoad;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.HdrHistogram.Histogram;
 
 /** Runs every step on this machine, one after the other, and collects a {@link BenchReport}. */
@@ -38,6 +40,9 @@ public final class LocalRun {
     public static BenchReport run(BenchOptions o, String name, String command, PrintStream progress, StepClock clock)
             throws IOException, InterruptedException, NoAnswerException {
         InetSocketAddress dest = o.load().uri().resolve();
+        if (o.generator().equals("c")) {
+            return runNative(o, name, command, progress, dest);
+        }
         StepRunner runner = new StepRunner(o.load(), dest, clock);
         Progress live = new Progress(o.quiet() ? new PrintStream(OutputStream.nullOutputStream()) : progress,
                 o.steps().size());
@@ -59,6 +64,26 @@ public final class LocalRun {
         } finally {
             if (hlog != null) {
                 hlog.close();
+            }
+        }
+        return new BenchReport(name, command, MachineInfo.collect(), results);
+    }
+
+    /** Every step in the C generator (no live progress: one line per step). */
+    private static BenchReport runNative(BenchOptions o, String name, String command, PrintStream progress,
+            InetSocketAddress dest) throws IOException, InterruptedException, NoAnswerException {
+        CoapTcpLoad tool = CoapTcpLoad.build();
+        List<StepResult> results = new ArrayList<>();
+        for (int i = 0; i < o.steps().size(); i++) {
+            int concurrency = o.steps().get(i);
+            StepResult r = tool.run(o.load(), dest, concurrency);
+            if (!o.quiet()) {
+                progress.printf(Locale.ROOT, "step %d/%d: %d connections, %.0f req/s (coap-tcp-load)%n", i + 1,
+                        o.steps().size(), concurrency, r.throughputRps());
+            }
+            results.add(r);
+            if (i == 0) {
+                checkAnswered(r, o);
             }
         }
         return new BenchReport(name, command, MachineInfo.collect(), results);

@@ -1,9 +1,13 @@
 package io.stagecoach.bench.compare;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -74,6 +78,77 @@ public final class ServerProcess implements AutoCloseable {
             }
         }
         return false;
+    }
+
+    /**
+     * As {@link #awaitReady(int, String, long)} over {@code coap+tcp}: connects every 250 ms, sends
+     * a CSM and a GET (RFC 8323 §3.2, §5.3) and waits for any frame that is not a signal.
+     */
+    public boolean awaitReadyTcp(int port, String path, long timeoutMs) throws IOException {
+        byte[] get = probe(path);
+        // the UDP probe minus type/MID: Len = options, TKL 0, then the code and the options
+        byte[] frame = new byte[2 + get.length - 4];
+        frame[0] = (byte) ((get.length - 4) << 4);
+        frame[1] = 0x01;
+        System.arraycopy(get, 4, frame, 2, get.length - 4);
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        while (System.currentTimeMillis() < deadline) {
+            if (!process.isAlive()) {
+                return false;
+            }
+            try (Socket s = new Socket()) {
+                s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 250);
+                s.setSoTimeout(250);
+                OutputStream out = s.getOutputStream();
+                out.write(new byte[] {0x00, (byte) 0xE1}); // CSM without options
+                out.write(frame);
+                InputStream in = s.getInputStream();
+                while (true) {
+                    int first = in.read();
+                    int code = first < 0 ? -1 : skipToCode(in, first);
+                    if (code < 0) {
+                        break;
+                    }
+                    if (code >> 5 != 7) {
+                        return true;
+                    }
+                }
+            } catch (IOException e) {
+                // not up yet
+            }
+            try {
+                Thread.sleep(250); // a probe's pace, not a protocol timer
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return false;
+    }
+
+    /** Reads a frame after its first byte; returns its code, or -1 at the end of the stream. */
+    private static int skipToCode(InputStream in, int first) throws IOException {
+        int len = first >> 4;
+        int ext = len == 13 ? 1 : len == 14 ? 2 : len == 15 ? 4 : 0;
+        long body = len;
+        if (ext > 0) {
+            long v = 0;
+            for (int i = 0; i < ext; i++) {
+                int b = in.read();
+                if (b < 0) {
+                    return -1;
+                }
+                v = v << 8 | b;
+            }
+            body = v + (len == 13 ? 13 : len == 14 ? 269 : 65_805);
+        }
+        int code = in.read();
+        long rest = (first & 0x0F) + body;
+        if (code < 0) {
+            return -1;
+        }
+        in.skipNBytes(rest); // EOFException when the stream ends inside the frame
+        return code;
     }
 
     /** CON GET, MID 1, no token, Uri-Path segments of {@code path} (each shorter than 13 bytes). */

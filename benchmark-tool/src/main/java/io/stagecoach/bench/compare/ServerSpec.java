@@ -52,6 +52,40 @@ public record ServerSpec(String name, String path, String command, String descri
         return out;
     }
 
+    /** {@code tcp.max-connections-per-address} of the Stagecoach servers in a coap+tcp compare. */
+    public static final int TCP_CONNECTIONS_PER_ADDRESS = 100_000;
+
+    /**
+     * The {@code coap+tcp} servers to compare: Stagecoach with Netty's native epoll transport
+     * (its default on Linux) and with the JDK's NIO ({@code tcp.native-transport=false}), both
+     * with the UDP endpoint on a free port beside them and {@code tcp.max-connections-per-address}
+     * raised to {@value #TCP_CONNECTIONS_PER_ADDRESS} (every connection of the generator comes
+     * from 127.0.0.1; the default, 64, is for devices); Californium 3.13.0's TCP connector
+     * ({@code bench cf-server --tcp}); libcoap's {@code coap-server-notls} (path {@code /}), which
+     * serves TCP on its UDP port; and {@code echo}, the answering server in C that measures the
+     * generator's ceiling.
+     */
+    public static List<ServerSpec> tcpDefaults(String path, String echoCommand) {
+        List<ServerSpec> out = new ArrayList<>();
+        Path launcher = Path.of("stagecoach").toAbsolutePath();
+        if (Files.isExecutable(launcher)) {
+            // every generator connection comes from 127.0.0.1: lift the per-address limit (64)
+            String limit = "-Dstagecoach.tcp.max-connections-per-address=" + TCP_CONNECTIONS_PER_ADDRESS;
+            String server = launcher + " server --bind 127.0.0.1 --port 0 --tcp-port {port}";
+            out.add(new ServerSpec("stagecoach-epoll", path, "env STAGECOACH_JAVA_OPTS=" + limit + " " + server));
+            out.add(new ServerSpec("stagecoach-nio", path, "env 'STAGECOACH_JAVA_OPTS=" + limit
+                    + " -Dstagecoach.tcp.native-transport=false' " + server));
+        }
+        out.add(benchJvm("californium-tcp", path, "cf-server --tcp --bind 127.0.0.1 --port {port}"));
+        if (onPath("coap-server-notls")) {
+            out.add(new ServerSpec("libcoap", "", "coap-server-notls -A 127.0.0.1 -p {port}"));
+        }
+        if (echoCommand != null) {
+            out.add(new ServerSpec("echo", path, echoCommand));
+        }
+        return out;
+    }
+
     /** A {@code stagecoach bench SUBCOMMAND} server in a JVM with this JVM's flags and class path. */
     static ServerSpec benchJvm(String name, String path, String subcommand) {
         String args = " io.stagecoach.bench.BenchMain bench " + subcommand;

@@ -26,7 +26,7 @@ import org.HdrHistogram.SingleWriterRecorder;
  * completed and its round-trip time goes into the loop's histogram (µs); any other code counts
  * as an error, and a 5.03 is also counted on its own.
  */
-final class EventLoop implements Runnable {
+final class EventLoop implements LoadLoop {
 
     private static final int RUN = 0;
     private static final int DRAIN = 1;
@@ -70,30 +70,43 @@ final class EventLoop implements Runnable {
         this.recorder = new SingleWriterRecorder(1, highestMicros, 3);
     }
 
-    SingleWriterRecorder recorder() {
+    @Override
+    public SingleWriterRecorder recorder() {
         return recorder;
     }
 
-    LoopCounters counters() {
+    @Override
+    public LoopCounters counters() {
         return counters;
     }
 
-    /** The exception that ended the loop early, or {@code null}. */
-    Throwable failure() {
+    @Override
+    public Throwable failure() {
         return failure;
     }
 
-    /** Stops issuing requests; the loop ends once nothing is in flight or at {@code deadlineNanos}. */
-    void drain(long deadlineNanos) {
+    @Override
+    public void drain(long deadlineNanos) {
         drainDeadline = deadlineNanos;
         phase = DRAIN;
         wakeup();
     }
 
-    /** Ends the loop at once. */
-    void stop() {
+    @Override
+    public void stop() {
         phase = STOP;
         wakeup();
+    }
+
+    @Override
+    public void closeClients() {
+        for (VirtualClient c : clients) {
+            try {
+                c.channel.close();
+            } catch (IOException e) {
+                // closing a datagram socket does not fail in a way that matters here
+            }
+        }
     }
 
     private void wakeup() {

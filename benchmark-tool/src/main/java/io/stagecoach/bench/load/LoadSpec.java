@@ -11,10 +11,12 @@ import java.util.Objects;
  * then cool-down (clients stop issuing requests; answers still in flight are received but not
  * counted; the next step starts after the cool-down).
  *
- * @param uri          target; its path and query become Uri-Path/Uri-Query (RFC 7252 §6.4)
+ * @param uri          target ({@code coap} or {@code coap+tcp}); its path and query become
+ *                     Uri-Path/Uri-Query (RFC 7252 §6.4)
  * @param method       {@code GET} or {@code POST} (also PUT, DELETE, FETCH)
  * @param payloadSize  bytes of payload sent with each request (0 = none)
- * @param confirmable  CON (default, answered by a piggybacked ACK) or NON requests (§4.2, §4.3)
+ * @param confirmable  CON (default, answered by a piggybacked ACK) or NON requests (§4.2, §4.3);
+ *                     always {@code true} for {@code coap+tcp}, which has no types
  * @param timeout      a request unanswered this long after its first transmission counts as a timeout
  * @param loops        event-loop threads driving the clients (each with one selector)
  * @param retransmit   first retransmission interval of a CON request, doubled each time, at most
@@ -43,6 +45,15 @@ public record LoadSpec(CoapUri uri, String method, int payloadSize, boolean conf
         Objects.requireNonNull(method, "method");
         if (uri.isSecure()) {
             throw new IllegalArgumentException("coaps is not supported by the benchmark: " + uri);
+        }
+        if (uri.isReliableTransport() && !uri.scheme().equals("coap+tcp")) {
+            throw new IllegalArgumentException("of RFC 8323's schemes the benchmark speaks coap+tcp only: " + uri);
+        }
+        if (uri.isReliableTransport() && !confirmable) {
+            throw new IllegalArgumentException("coap+tcp has no NON requests (RFC 8323 §3.2): drop --non");
+        }
+        if (uri.isReliableTransport() && !retransmit.isZero()) {
+            throw new IllegalArgumentException("coap+tcp requests are not retransmitted (RFC 8323 §3.2): drop --retransmit");
         }
         if (payloadSize < 0 || payloadSize > 60_000) {
             throw new IllegalArgumentException("payload size must be 0..60000 bytes, got " + payloadSize);

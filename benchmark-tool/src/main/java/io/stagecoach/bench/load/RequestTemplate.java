@@ -4,6 +4,8 @@ import io.stagecoach.core.coap.Code;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Token;
 import io.stagecoach.core.coap.Type;
+import io.stagecoach.core.codec.ReliableFraming;
+import io.stagecoach.core.codec.TcpMessageSerializer;
 import io.stagecoach.core.codec.UdpMessageSerializer;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -11,7 +13,9 @@ import java.util.Arrays;
 /**
  * A request encoded once by the codec, then copied and patched per send: the MID sits at bytes
  * 2..3 and the 4-byte token at bytes 4..7 of every CoAP-over-UDP message (RFC 7252 §3), so
- * nothing is encoded on the hot path.
+ * nothing is encoded on the hot path. For a {@code coap+tcp} target the request is one RFC 8323
+ * §3.2 frame (no type, no MID) whose token follows the length and code bytes
+ * ({@link #tokenOffset()}).
  */
 public final class RequestTemplate {
 
@@ -20,10 +24,12 @@ public final class RequestTemplate {
 
     private final byte[] bytes;
     private final boolean confirmable;
+    private final int tokenOffset;
 
-    private RequestTemplate(byte[] bytes, boolean confirmable) {
+    private RequestTemplate(byte[] bytes, boolean confirmable, int tokenOffset) {
         this.bytes = bytes;
         this.confirmable = confirmable;
+        this.tokenOffset = tokenOffset;
     }
 
     public static RequestTemplate of(LoadSpec spec) {
@@ -45,7 +51,13 @@ public final class RequestTemplate {
                 .token(Token.of(new byte[TOKEN_LENGTH]))
                 .payload(payload)
                 .build();
-        return new RequestTemplate(new UdpMessageSerializer().serialize(request), spec.confirmable());
+        if (spec.uri().isReliableTransport()) {
+            byte[] frame = new TcpMessageSerializer(ReliableFraming.TCP).serialize(request);
+            int len = (frame[0] & 0xFF) >> 4; // 13, 14, 15: 1, 2, 4 extended length bytes (RFC 8323 §3.2)
+            int extended = len == 13 ? 1 : len == 14 ? 2 : len == 15 ? 4 : 0;
+            return new RequestTemplate(frame, true, 2 + extended);
+        }
+        return new RequestTemplate(new UdpMessageSerializer().serialize(request), spec.confirmable(), 4);
     }
 
     public boolean confirmable() {
@@ -56,6 +68,11 @@ public final class RequestTemplate {
         return bytes.length;
     }
 
+    /** Where the 4-byte token starts: 4 over UDP, after the length and code bytes over TCP. */
+    public int tokenOffset() {
+        return tokenOffset;
+    }
+
     /** Writes the request with {@code mid} and {@code token} into {@code dst} (cleared, then flipped). */
     public void writeTo(ByteBuffer dst, int mid, int token) {
         dst.clear();
@@ -63,6 +80,13 @@ public final class RequestTemplate {
         dst.putShort(2, (short) mid);
         dst.putInt(4, token);
         dst.flip();
+    }
+
+    /** Appends the TCP frame with {@code token} to {@code dst} (no clear, no flip). */
+    public void appendFrame(ByteBuffer dst, int token) {
+        int at = dst.position();
+        dst.put(bytes);
+        dst.putInt(at + tokenOffset, token);
     }
 
     /** A copy of the encoded bytes with MID and token 0. */

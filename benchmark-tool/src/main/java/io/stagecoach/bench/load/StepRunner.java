@@ -5,7 +5,9 @@ import java.io.IOException;
 import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
+import java.net.StandardSocketOptions;
 import java.nio.channels.DatagramChannel;
+import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,8 +17,9 @@ import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 
 /**
- * Runs one step of CoAPBench: opens {@code concurrency} UDP sockets (one per virtual client),
- * spreads them over {@link LoadSpec#loops()} {@link EventLoop} threads, lets them run through
+ * Runs one step of CoAPBench: opens {@code concurrency} UDP sockets, or for a {@code coap+tcp}
+ * target connections (one per virtual client), spreads them over {@link LoadSpec#loops()}
+ * {@link EventLoop} (or {@link TcpEventLoop}) threads, lets them run through
  * warm-up, the measured window and cool-down, closes everything and returns what was measured.
  *
  * <p>The measured window starts and ends by swapping the loops' interval recorders, so the
@@ -59,22 +62,16 @@ public final class StepRunner {
         if (concurrency < 1) {
             throw new IllegalArgumentException("concurrency must be >= 1, got " + concurrency);
         }
-        List<VirtualClient> clients = new ArrayList<>(concurrency);
         NamedThreadFactory threads = new NamedThreadFactory("bench-loop", true);
-        List<EventLoop> loops = new ArrayList<>();
+        List<LoadLoop> loops = new ArrayList<>();
         List<Thread> loopThreads = new ArrayList<>();
         try {
-            openClients(concurrency, clients);
-            int n = Math.min(spec.loops(), concurrency);
-            for (int i = 0; i < n; i++) {
-                List<VirtualClient> share = new ArrayList<>(concurrency / n + 1);
-                for (int j = i; j < clients.size(); j += n) {
-                    share.add(clients.get(j));
-                }
-                loops.add(new EventLoop(share, template, spec.timeout().toNanos(), Retransmission.of(spec.retransmit()),
-                        highestMicros, rampNanos()));
+            if (spec.uri().isReliableTransport()) {
+                openTcpLoops(concurrency, loops);
+            } else {
+                openUdpLoops(concurrency, loops);
             }
-            for (EventLoop loop : loops) {
+            for (LoadLoop loop : loops) {
                 Thread t = threads.newThread(loop);
                 loopThreads.add(t);
                 t.start();
@@ -85,20 +82,20 @@ public final class StepRunner {
             long pauseEnd = clock.nanoTime() + spec.cooldown().toNanos();
             long coolEnd = System.nanoTime() + spec.cooldown().toNanos();
             long joinDeadline = coolEnd + TimeUnit.SECONDS.toNanos(2);
-            for (EventLoop loop : loops) {
+            for (LoadLoop loop : loops) {
                 loop.drain(coolEnd);
             }
             for (Thread t : loopThreads) {
                 t.join(Math.max(1, (joinDeadline - System.nanoTime()) / 1_000_000));
             }
-            for (EventLoop loop : loops) {
+            for (LoadLoop loop : loops) {
                 loop.stop();
             }
             for (Thread t : loopThreads) {
                 t.join(2_000);
             }
-            for (VirtualClient c : clients) {
-                c.channel.close();
+            for (LoadLoop loop : loops) {
+                loop.closeClients();
             }
             threads.joinAll(Duration.ofSeconds(2));
             // The rest of the cool-down is a pause so that the server settles before the next step.
@@ -109,6 +106,65 @@ public final class StepRunner {
     /** The first requests are spread over half the warm-up, at most one second. */
     private long rampNanos() {
         return Math.min(spec.warmup().toNanos() / 2, TimeUnit.SECONDS.toNanos(1));
+    }
+
+    private void openUdpLoops(int concurrency, List<LoadLoop> loops) throws IOException {
+        List<VirtualClient> clients = new ArrayList<>(concurrency);
+        try {
+            openClients(concurrency, clients);
+        } catch (IOException e) {
+            for (VirtualClient c : clients) {
+                c.channel.close();
+            }
+            throw e;
+        }
+        int n = Math.min(spec.loops(), concurrency);
+        for (int i = 0; i < n; i++) {
+            List<VirtualClient> share = new ArrayList<>(concurrency / n + 1);
+            for (int j = i; j < clients.size(); j += n) {
+                share.add(clients.get(j));
+            }
+            loops.add(new EventLoop(share, template, spec.timeout().toNanos(), Retransmission.of(spec.retransmit()),
+                    highestMicros, rampNanos()));
+        }
+    }
+
+    /** Connects every client first (the loops greet with the CSM as each one starts). */
+    private void openTcpLoops(int concurrency, List<LoadLoop> loops) throws IOException {
+        List<TcpVirtualClient> clients = new ArrayList<>(concurrency);
+        try {
+            for (int i = 0; i < concurrency; i++) {
+                SocketChannel ch;
+                try {
+                    ch = SocketChannel.open();
+                } catch (IOException e) {
+                    throw new IOException("could not open socket " + (i + 1) + " of " + concurrency
+                            + " (raise the open-file limit, ulimit -n): " + e.getMessage(), e);
+                }
+                clients.add(new TcpVirtualClient(ch, random.nextInt()));
+                try {
+                    ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                    ch.connect(destination);
+                    ch.configureBlocking(false);
+                } catch (IOException e) {
+                    throw new IOException("could not connect virtual client " + (i + 1) + " to "
+                            + destination + ": " + e.getMessage(), e);
+                }
+            }
+        } catch (IOException e) {
+            for (TcpVirtualClient c : clients) {
+                c.channel.close();
+            }
+            throw e;
+        }
+        int n = Math.min(spec.loops(), concurrency);
+        for (int i = 0; i < n; i++) {
+            List<TcpVirtualClient> share = new ArrayList<>(concurrency / n + 1);
+            for (int j = i; j < clients.size(); j += n) {
+                share.add(clients.get(j));
+            }
+            loops.add(new TcpEventLoop(share, template, spec.timeout().toNanos(), highestMicros, rampNanos()));
+        }
     }
 
     private void openClients(int concurrency, List<VirtualClient> clients) throws IOException {
@@ -135,7 +191,7 @@ public final class StepRunner {
         }
     }
 
-    private StepResult measure(int concurrency, List<EventLoop> loops, StepListener listener)
+    private StepResult measure(int concurrency, List<LoadLoop> loops, StepListener listener)
             throws IOException, InterruptedException {
         Histogram scratch = new Histogram(1, highestMicros, 3);
         Histogram step = new Histogram(1, highestMicros, 3);
@@ -158,7 +214,7 @@ public final class StepRunner {
      * Waits out one phase, reporting progress each second. In the measured phase each second's
      * histogram is handed to the listener and added to {@code step}.
      */
-    private void runPhase(StepListener.Phase phase, long lengthNanos, int concurrency, List<EventLoop> loops,
+    private void runPhase(StepListener.Phase phase, long lengthNanos, int concurrency, List<LoadLoop> loops,
             StepListener listener, Histogram step, Histogram scratch) throws IOException, InterruptedException {
         long begin = clock.nanoTime();
         long end = begin + lengthNanos;
@@ -191,28 +247,28 @@ public final class StepRunner {
     }
 
     /** Sums the loops' interval histograms since the last call into {@code into} (reset first). */
-    private static void drainInto(List<EventLoop> loops, Histogram into) {
+    private static void drainInto(List<LoadLoop> loops, Histogram into) {
         into.reset();
-        for (EventLoop loop : loops) {
+        for (LoadLoop loop : loops) {
             into.add(loop.recorder().getIntervalHistogram());
         }
     }
 
-    private static StepProgress progress(List<EventLoop> loops) {
+    private static StepProgress progress(List<LoadLoop> loops) {
         LoopCounters.Snapshot s = totals(loops);
         return new StepProgress(s.sent(), s.completed(), s.errors(), s.timeouts(), s.retransmissions());
     }
 
-    private static LoopCounters.Snapshot totals(List<EventLoop> loops) {
+    private static LoopCounters.Snapshot totals(List<LoadLoop> loops) {
         LoopCounters.Snapshot s = LoopCounters.Snapshot.ZERO;
-        for (EventLoop loop : loops) {
+        for (LoadLoop loop : loops) {
             s = s.plus(loop.counters().snapshot());
         }
         return s;
     }
 
-    private static void checkLoops(List<EventLoop> loops) throws IOException {
-        for (EventLoop loop : loops) {
+    private static void checkLoops(List<LoadLoop> loops) throws IOException {
+        for (LoadLoop loop : loops) {
             if (loop.failure() != null) {
                 throw new IOException("event loop failed: " + loop.failure(), loop.failure());
             }

@@ -99,6 +99,11 @@ public final class EventPacedClock implements StepClock {
         return new EventPacedClock(progress -> windows.get());
     }
 
+    /** Each wait ends once the window {@code windows} opens, given the waiting step's live totals, is reached. */
+    public static EventPacedClock on(Windows windows) {
+        return new EventPacedClock(windows);
+    }
+
     /** Each wait ends once the waiting step's clients have received {@code n} more answers (any code). */
     public static EventPacedClock onAnswers(long n) {
         return new EventPacedClock(progress -> Window.atLeast(n, "answers to the step's clients",

@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>The handler's {@code onLoad} runs for the registration response and each fresh
  *       notification, in order. A notification is fresh when its Observe number is newer in 24-bit
- *       serial arithmetic or more than 128 s passed on the endpoint's clock (§3.4); stale ones are
+ *       serial arithmetic or more than 128 s passed on the endpoint's clock (§3.4), and always over
+ *       TCP, TLS and WebSockets, which keep the order (RFC 8323 §7.2); stale ones are
  *       dropped. The freshness check, the update of {@link #current()} and the handler call are
  *       one critical section (Lanter, thesis §5.4), so two protocol threads can never deliver an
  *       older state after a newer one. Do not block in the handler.</li>
@@ -207,7 +208,10 @@ public final class CoapObserveRelation {
         int seq = response.options().observe();
         CoapResponse answer = new CoapResponse(response, Duration.ofNanos(now - exchange.createdNanos()));
         if (response.code().isSuccess() && seq >= 0) {
-            boolean fresh = lastSeq < 0 || ObserveSequence.isFresh(lastSeq, lastNanos, seq, now)
+            // Over TCP, TLS and WebSockets notifications arrive in order and their Observe value
+            // must be ignored (RFC 8323 §7.2: it may be empty, i.e. 0, in every one): all are fresh.
+            boolean fresh = lastSeq < 0 || endpoint.isReliableTransport()
+                    || ObserveSequence.isFresh(lastSeq, lastNanos, seq, now)
                     || (awaitingAnswer && seq == lastSeq); // a re-registration without change since
             if (!fresh) {
                 staleDropped++;

@@ -1,5 +1,6 @@
 package io.stagecoach.core.endpoint;
 
+import io.stagecoach.core.coap.CoapUri;
 import io.stagecoach.core.coap.Code;
 import io.stagecoach.core.coap.EmptyMessage;
 import io.stagecoach.core.coap.Request;
@@ -18,6 +19,7 @@ import io.stagecoach.core.network.internal.AddressVerifier;
 import io.stagecoach.core.network.internal.ExchangeStore;
 import io.stagecoach.core.network.internal.MessageIdProvider;
 import io.stagecoach.core.network.internal.Overload;
+import io.stagecoach.core.network.internal.PeerKey;
 import io.stagecoach.core.network.internal.cc.PeerCongestionState;
 import io.stagecoach.core.network.internal.cc.PeerStateMap;
 import io.stagecoach.core.network.internal.dedup.DeduplicationStore;
@@ -75,7 +77,7 @@ public final class CoapEndpoint {
     private final ExchangeStore store = new ExchangeStore();
     private final DeduplicationStore dedup;
     private final MessageIdProvider mids;
-    private final PeerStateMap<InetSocketAddress, PeerCongestionState> congestion;
+    private final PeerStateMap<PeerKey, PeerCongestionState> congestion;
     private final AddressVerifier verifier;
     private final LayerStack stack;
     private final Inbound inbound;
@@ -127,7 +129,8 @@ public final class CoapEndpoint {
         this.outbox = new Outbox(connector, mids, store, dedup, counters, interceptors, verifier,
                 config.get(CoapConfig.OBSERVE_MAX_NOTIFICATIONS_IN_FLIGHT), scheduler);
         this.reliable = connector instanceof StreamConnector stream ? new ReliableTransport(stream, config, store,
-                counters, interceptors, scheduler, banLog, CoapEndpointBuilder.BERT) : null;
+                counters, interceptors, scheduler, banLog, CoapEndpointBuilder.BERT, CoapUri.defaultPort(scheme()))
+                : null;
         this.stack = b.layers(store, congestion, verifier, reliable)
                 .build(new Services(), reliable != null ? reliable : outbox);
         this.stack.setInbox(router);
@@ -357,6 +360,9 @@ public final class CoapEndpoint {
         if (!running) {
             throw new IllegalStateException("endpoint " + address() + " is not running");
         }
+        if (reliable != null) {
+            peer = reliable.destination(peer); // a released server's Alternative-Address (RFC 8323 §5.5)
+        }
         Exchange exchange = new Exchange(Exchange.Origin.LOCAL, request, peer, scheduler.nanoTime(),
                 Objects.requireNonNull(listener, "listener"));
         exchange.execute(() -> stack.sendRequest(exchange, request));
@@ -398,7 +404,7 @@ public final class CoapEndpoint {
      * endpoint; the standard reliability layer uses it.
      */
     public void resetCongestionState(InetSocketAddress peer) {
-        congestion.remove(Objects.requireNonNull(peer, "peer"));
+        congestion.remove(new PeerKey(Objects.requireNonNull(peer, "peer")));
     }
 
     /** Cancels a client exchange: no retransmission, no delivery; the listener gets a failure. */

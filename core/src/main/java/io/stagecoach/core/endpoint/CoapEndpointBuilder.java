@@ -4,6 +4,7 @@ import io.stagecoach.core.config.CoapConfig;
 import io.stagecoach.core.network.MessageInterceptor;
 import io.stagecoach.core.network.internal.AddressVerifier;
 import io.stagecoach.core.network.internal.ExchangeStore;
+import io.stagecoach.core.network.internal.PeerKey;
 import io.stagecoach.core.network.internal.TokenGenerator;
 import io.stagecoach.core.network.internal.cc.PeerCongestionState;
 import io.stagecoach.core.network.internal.cc.PeerStateMap;
@@ -21,8 +22,8 @@ import io.stagecoach.elements.dtls.DtlsConnectorConfig;
 import io.stagecoach.elements.netty.NettyUdpConnector;
 import io.stagecoach.elements.tcp.HttpResponder;
 import io.stagecoach.elements.tcp.NettyTcpConnector;
-import io.stagecoach.elements.tcp.TcpConnectorConfig;
 import io.stagecoach.elements.tcp.TcpConnectorConfig.Transport;
+import io.stagecoach.elements.tcp.TcpConnectorConfig;
 import io.stagecoach.elements.tcp.TlsCredentials;
 import io.stagecoach.elements.time.RealTimeScheduler;
 import io.stagecoach.elements.time.Scheduler;
@@ -321,7 +322,7 @@ public final class CoapEndpointBuilder {
      * The standard stack, assembled in one place, then the caller's edits. A reliable transport
      * (RFC 8323) has no reliability layer: no types, MIDs, ACKs or retransmissions.
      */
-    LayerStack.Builder layers(ExchangeStore store, PeerStateMap<InetSocketAddress, PeerCongestionState> congestion,
+    LayerStack.Builder layers(ExchangeStore store, PeerStateMap<PeerKey, PeerCongestionState> congestion,
             AddressVerifier verifier, ReliableTransport reliable) {
         boolean reliableTransport = reliable != null;
         TokenGenerator tokens = new TokenGenerator(config.get(CoapConfig.TOKEN_LENGTH),

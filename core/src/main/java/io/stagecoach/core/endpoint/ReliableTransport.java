@@ -13,11 +13,10 @@ import io.stagecoach.core.coap.SignalingMessage;
 import io.stagecoach.core.coap.Token;
 import io.stagecoach.core.codec.MessageFormatException;
 import io.stagecoach.core.codec.ReliableFraming;
-import io.stagecoach.core.codec.TcpFrameSplitter;
 import io.stagecoach.core.codec.TcpMessageParser;
 import io.stagecoach.core.codec.TcpMessageSerializer;
-import io.stagecoach.core.network.EndpointCounters;
 import io.stagecoach.core.network.EndpointCounters.Counter;
+import io.stagecoach.core.network.EndpointCounters;
 import io.stagecoach.core.network.Exchange;
 import io.stagecoach.core.network.ExchangeFailedException;
 import io.stagecoach.core.network.ExchangeTimeoutException;
@@ -26,7 +25,6 @@ import io.stagecoach.core.network.internal.ExchangeStore;
 import io.stagecoach.core.network.stack.LayerStack;
 import io.stagecoach.elements.ConnectionHandler;
 import io.stagecoach.elements.EndpointContext;
-import io.stagecoach.elements.FramingException;
 import io.stagecoach.elements.LogThrottle;
 import io.stagecoach.elements.RawData;
 import io.stagecoach.elements.SendCallback;
@@ -37,12 +35,8 @@ import io.stagecoach.elements.config.TcpConfig;
 import io.stagecoach.elements.time.Cancellable;
 import io.stagecoach.elements.time.Scheduler;
 import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
@@ -55,7 +49,8 @@ import org.slf4j.LoggerFactory;
  * above it has no reliability layer.
  *
  * <ul>
- *   <li><b>Connections are peers</b> (§3): the state of each ({@link Connection}) is kept by its
+ *   <li><b>Connections are peers</b> (§3): the state of each ({@link ReliableConnection}, in
+ *       {@link ReliableConnections}) is kept by its
  *       peer address, from the first request sent to it (client) or its opening (server) to its
  *       close, which fails every exchange still open on it, and so ends its observe relations.</li>
  *   <li><b>CSM</b> (§5.3): ours is the first message both ways (the connector writes it before
@@ -65,8 +60,9 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Signals</b> (§5): Ping is answered with Pong (with Custody: once every request received
  *       before it has been answered); Pong completes our {@link #ping}; Release makes the
  *       connection refuse new requests and close once its exchanges are done, and its Hold-Off
- *       keeps new requests to that peer failing for that long (Alternative-Address is only
- *       logged); Abort closes it.</li>
+ *       keeps new requests to that peer failing for that long; a client sends new requests to its
+ *       Alternative-Address instead ({@link #destination}); Abort closes it
+ *       ({@link ReliableSignals}).</li>
  *   <li><b>Matching</b>: by token only; no message IDs, no deduplication, no retransmission, no
  *       NSTART. A server exchange ends with its final response; an established observe relation
  *       keeps it open until the relation or the connection ends.</li>
@@ -77,7 +73,7 @@ import org.slf4j.LoggerFactory;
  *       is not sent (a request's exchange fails, a response becomes 5.00).</li>
  *   <li><b>Timeouts</b>, by one sweep on the endpoint's scheduler: missing CSM, a frame
  *       incomplete for {@code tcp.frame-timeout}, idle connections ({@code tcp.idle-timeout}:
- *       Release, then close).</li>
+ *       Release, then close) ({@link ReliableSweep}).</li>
  * </ul>
  *
  * <p>Messages are processed on the connector's I/O thread of their connection, in order, with
@@ -87,47 +83,6 @@ import org.slf4j.LoggerFactory;
 final class ReliableTransport implements ConnectionHandler, LayerStack.Outbox {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReliableTransport.class);
-
-    /** Per connection (peer address) state; fields written on its I/O thread, read by the sweep. */
-    static final class Connection {
-        final InetSocketAddress peer;
-        volatile EndpointContext context; // with the connection id, once open
-        volatile long openedNanos = -1;
-        volatile boolean csmReceived;
-        volatile long peerMaxMessageSize = TcpMessageParser.DEFAULT_MAX_MESSAGE_SIZE;
-        volatile boolean peerBlockWise;
-        volatile long lastActivityNanos;
-        volatile long partialSinceNanos = -1;
-        volatile boolean released;
-        volatile boolean closing;
-        final Set<Exchange> exchanges = ConcurrentHashMap.newKeySet();
-        final ConcurrentHashMap<Token, Exchange> pings = new ConcurrentHashMap<>();
-        final List<Custody> custody = new ArrayList<>(0); // guarded by this
-
-        Connection(InetSocketAddress peer) {
-            this.peer = peer;
-        }
-
-        boolean isOpen() {
-            return openedNanos >= 0;
-        }
-
-        @Override
-        public String toString() {
-            return "connection " + (context != null ? context : peer);
-        }
-    }
-
-    /** A Ping with Custody waiting for the requests received before it (RFC 8323 §5.4.1). */
-    private static final class Custody {
-        final Token token;
-        final Set<Exchange> waitingFor;
-
-        Custody(Token token, Set<Exchange> waitingFor) {
-            this.token = token;
-            this.waitingFor = waitingFor;
-        }
-    }
 
     private final StreamConnector connector;
     private final ReliableFraming framing;
@@ -141,18 +96,13 @@ final class ReliableTransport implements ConnectionHandler, LayerStack.Outbox {
     private final BanLog banLog;
     private final int maxMessageSize;
     private final boolean bert;
-    private final long csmTimeoutNanos;
-    private final long frameTimeoutNanos;
-    private final long idleTimeoutNanos;
-    private final Duration sweepPeriod;
-    private final ConcurrentHashMap<InetSocketAddress, Connection> connections = new ConcurrentHashMap<>();
-    /** Peers whose Release asked us not to come back before a time (Hold-Off, RFC 8323 §5.5). */
-    private final ConcurrentHashMap<InetSocketAddress, Long> holdOffUntil = new ConcurrentHashMap<>();
-    private static final int MAX_HOLD_OFFS = 10_000;
+    private final ReliableConnections connections = new ReliableConnections();
+    private final ReleaseRedirects redirects;
+    private final ReliableControl control;
+    private final ReliableSignals signals;
+    private final ReliableSweep sweeper;
     private final AtomicLong pingTokens = new AtomicLong(1);
-    private final LongAdder signalsReceived;
     private final LongAdder abortsSent;
-    private final LongAdder abortsReceived;
     private final LongAdder requestsReceived;
     private final LongAdder requestsSent;
     private final LongAdder responsesSent;
@@ -162,8 +112,9 @@ final class ReliableTransport implements ConnectionHandler, LayerStack.Outbox {
     private volatile Cancellable sweep;
     private final Consumer<Exchange> receiveInStack = this::receiveInStack;
 
+    /** @param defaultPort the port of the endpoint's scheme, for an Alternative-Address without one */
     ReliableTransport(StreamConnector connector, Configuration config, ExchangeStore store, EndpointCounters counters,
-            List<MessageInterceptor> interceptors, Scheduler scheduler, BanLog banLog, boolean bert) {
+            List<MessageInterceptor> interceptors, Scheduler scheduler, BanLog banLog, boolean bert, int defaultPort) {
         this.connector = connector;
         this.framing = connector.isMessageTransport() ? ReliableFraming.WEBSOCKET : ReliableFraming.TCP;
         this.maxMessageSize = config.get(TcpConfig.MAX_MESSAGE_SIZE);
@@ -176,20 +127,17 @@ final class ReliableTransport implements ConnectionHandler, LayerStack.Outbox {
         this.limits = RequestLimits.from(config);
         this.banLog = banLog;
         this.bert = bert && maxMessageSize > TcpMessageParser.DEFAULT_MAX_MESSAGE_SIZE;
-        this.csmTimeoutNanos = config.get(TcpConfig.CSM_TIMEOUT).toNanos();
-        this.frameTimeoutNanos = config.get(TcpConfig.FRAME_TIMEOUT).toNanos();
-        this.idleTimeoutNanos = config.get(TcpConfig.IDLE_TIMEOUT).toNanos();
-        long shortest = Math.min(csmTimeoutNanos, frameTimeoutNanos);
-        if (idleTimeoutNanos > 0) {
-            shortest = Math.min(shortest, idleTimeoutNanos);
-        }
-        this.sweepPeriod = Duration.ofNanos(Math.max(10_000_000L, Math.min(1_000_000_000L, shortest / 4)));
-        this.signalsReceived = counters.counter("tcp.signals_received");
         this.abortsSent = counters.counter("tcp.aborts_sent");
-        this.abortsReceived = counters.counter("tcp.aborts_received");
         this.requestsReceived = counters.counter("tcp.requests_received");
         this.requestsSent = counters.counter("tcp.requests_sent");
         this.responsesSent = counters.counter("tcp.responses_sent");
+        this.control = new ReliableControl(connector, serializer, abortsSent);
+        this.redirects = connector.isClient() && config.get(TcpConfig.FOLLOW_ALTERNATIVE_ADDRESS)
+                ? new ReleaseRedirects() : null;
+        this.signals = new ReliableSignals(connections, redirects, defaultPort, control, scheduler,
+                counters.counter("tcp.signals_received"), counters.counter("tcp.aborts_received"));
+        this.sweeper = new ReliableSweep(connections, control, scheduler, config.get(TcpConfig.CSM_TIMEOUT).toNanos(),
+                config.get(TcpConfig.FRAME_TIMEOUT).toNanos(), config.get(TcpConfig.IDLE_TIMEOUT).toNanos());
         this.failureLog = new LogThrottle(scheduler, Inbound.FAILURE_LOG_PERIOD);
         counters.gauge("tcp.connections", connector::connections);
         connector.setConnectionHandler(this);
@@ -216,15 +164,28 @@ final class ReliableTransport implements ConnectionHandler, LayerStack.Outbox {
         if (!bert) {
             return -1;
         }
-        Connection c = connections.get(peer.peer());
+        ReliableConnection c = connections.get(peer.peer());
         if (c == null || !c.peerBlockWise || c.peerMaxMessageSize <= TcpMessageParser.DEFAULT_MAX_MESSAGE_SIZE) {
             return 0;
         }
         return (int) Math.max(1, Math.min(1024, (c.peerMaxMessageSize - 256) / 1024));
     }
 
+    /**
+     * Where a new request for {@code peer} goes: {@code peer} itself, or the address its Release
+     * named as Alternative-Address (RFC 8323 §5.5) when this client follows it.
+     */
+    EndpointContext destination(EndpointContext peer) {
+        if (redirects == null) {
+            return peer;
+        }
+        InetSocketAddress to = redirects.destination(peer.peer());
+        return to.equals(peer.peer()) ? peer : EndpointContext.of(to);
+    }
+
     void start() {
-        sweep = scheduler.scheduleAtFixedRate(this::sweep, sweepPeriod, sweepPeriod);
+        Duration period = sweeper.period();
+        sweep = scheduler.scheduleAtFixedRate(sweeper::run, period, period);
     }
 
     void stop() {
@@ -233,7 +194,7 @@ final class ReliableTransport implements ConnectionHandler, LayerStack.Outbox {
             s.cancel();
             sweep = null;
         }
-        for (Connection c : List.copyOf(connections.values())) {
+        for (ReliableConnection c : List.copyOf(connections.all())) {
             closed(c);
         }
     }
@@ -244,7 +205,7 @@ final class ReliableTransport implements ConnectionHandler, LayerStack.Outbox {
     }
 
     /** The state of the connection with {@code peer}, or {@code null} (tests). */
-    Connection connection(InetSocketAddress peer) {
+    ReliableConnection connection(InetSocketAddress peer) {
         return connections.get(peer);
     }
 
@@ -253,18 +214,19 @@ final class ReliableTransport implements ConnectionHandler, LayerStack.Outbox {
     @Override
     public StreamFramer opened(EndpointContext context) {
         long now = scheduler.nanoTime();
-        Connection c = connections.computeIfAbsent(context.peer(), Connection::new);
+        ReliableConnection c = connections.getOrCreate(context.peer());
         c.context = context;
         c.lastActivityNanos = now;
         c.openedNanos = now;
         LOG.debug("{} open", c);
-        send(context, SignalingMessage.csm(maxMessageSize, bert));
-        return framing == ReliableFraming.TCP ? new Framer(c) : null;
+        control.send(context, SignalingMessage.csm(maxMessageSize, bert));
+        return framing == ReliableFraming.TCP
+                ? new ReliableFramer(c, maxMessageSize, serializer, scheduler, counters, abortsSent, banLog) : null;
     }
 
     @Override
     public void closed(EndpointContext context) {
-        Connection c = connections.get(context.peer());
+        ReliableConnection c = connections.get(context.peer());
         Long id = context.attribute(StreamConnector.CONNECTION_ID);
         if (c != null && (c.context == null || id == null
                 || id.equals(c.context.attribute(StreamConnector.CONNECTION_ID)))) {
@@ -272,8 +234,8 @@ final class ReliableTransport implements ConnectionHandler, LayerStack.Outbox {
         }
     }
 
-    private void closed(Connection c) {
-        if (!connections.remove(c.peer, c)) {
+    private void closed(ReliableConnection c) {
+        if (!connections.remove(c)) {
             return;
         }
         LOG.debug("{} closed", c);
@@ -286,47 +248,12 @@ final class ReliableTransport implements ConnectionHandler, LayerStack.Outbox {
         }
     }
 
-    /** Cuts one connection's stream with {@link TcpFrameSplitter}; an oversize frame aborts. */
-    private final class Framer implements StreamFramer {
-        private final Connection c;
-        private final TcpFrameSplitter splitter = new TcpFrameSplitter(maxMessageSize);
-
-        Framer(Connection c) {
-            this.c = c;
-        }
-
-        @Override
-        public void read(ByteBuffer chunk, Consumer<byte[]> frames) throws FramingException {
-            boolean completed = false;
-            while (chunk.hasRemaining()) {
-                byte[] frame;
-                try {
-                    frame = splitter.next(chunk);
-                } catch (MessageFormatException e) {
-                    counters.increment(Counter.MALFORMED);
-                    abortsSent.increment();
-                    banLog.malformed(c.peer, e.reason());
-                    throw new FramingException(e.reason(), serializer.serialize(e.abortSignal()));
-                }
-                if (frame != null) {
-                    completed = true;
-                    frames.accept(frame);
-                }
-            }
-            if (splitter.isIdle()) {
-                c.partialSinceNanos = -1;
-            } else if (completed || c.partialSinceNanos < 0) {
-                c.partialSinceNanos = scheduler.nanoTime();
-            }
-        }
-    }
-
     // ------------------------------------------------------------------ receiving
 
     /** The connector's receiver: one whole frame, on its connection's I/O thread. */
     void receive(RawData raw) {
         EndpointContext from = raw.context();
-        Connection c = connections.get(from.peer());
+        ReliableConnection c = connections.get(from.peer());
         if (c == null || c.closing) {
             return; // closed meanwhile, or aborting: nothing more is processed (RFC 8323 §5.6)
         }
@@ -334,11 +261,11 @@ final class ReliableTransport implements ConnectionHandler, LayerStack.Outbox {
         byte[] frame = raw.sharedBytes();
         try {
             if (parser.isSignaling(frame)) {
-                signal(c, parser.parseSignal(frame));
+                signals.receive(c, parser.parseSignal(frame));
                 return;
             }
             if (!c.csmReceived) {
-                abort(c, -1, "the first message must be a CSM (RFC 8323 5.3)");
+                control.abort(c, -1, "the first message must be a CSM (RFC 8323 5.3)");
                 return;
             }
             Message m = parser.parseMessageShared(frame, c.context, raw.receiveNanos());
@@ -353,98 +280,13 @@ final class ReliableTransport implements ConnectionHandler, LayerStack.Outbox {
             counters.increment(Counter.MALFORMED);
             banLog.malformed(c.peer, e.reason());
             if (e.isAbort()) {
-                abort(c, e.abortSignal());
+                control.abort(c, e.abortSignal());
             }
             // IGNORE: an Empty message with content is skipped (RFC 8323 §3.4)
         }
     }
 
-    private void signal(Connection c, SignalingMessage s) {
-        signalsReceived.increment();
-        if (!c.csmReceived && s.code() != Code.CSM) {
-            abort(c, -1, "the first message must be a CSM (RFC 8323 5.3)");
-            return;
-        }
-        if (s.code() == Code.CSM) {
-            long max = s.maxMessageSize();
-            if (max >= 0) {
-                c.peerMaxMessageSize = max;
-            }
-            if (s.blockWiseTransfer()) {
-                c.peerBlockWise = true;
-            }
-            c.csmReceived = true;
-        } else if (s.code() == Code.PING) {
-            if (s.custody()) {
-                pongAfterCustody(c, s.token());
-            } else {
-                send(c.context, SignalingMessage.pong(s.token(), false));
-            }
-        } else if (s.code() == Code.PONG) {
-            Exchange ping = c.pings.remove(s.token());
-            if (ping != null) {
-                ping.execute(ping::complete);
-            }
-        } else if (s.code() == Code.RELEASE) {
-            LOG.debug("{} released by the peer (alternative addresses {}, hold-off {} s): {}", c,
-                    s.alternativeAddresses(), s.holdOff(), s.diagnostic());
-            c.released = true;
-            long holdOff = s.holdOff();
-            if (holdOff > 0 && holdOffUntil.size() < MAX_HOLD_OFFS) {
-                holdOffUntil.put(c.peer, scheduler.nanoTime() + holdOff * 1_000_000_000L);
-            }
-            closeWhenDone(c);
-        } else if (s.code() == Code.ABORT) {
-            abortsReceived.increment();
-            LOG.debug("{} aborted by the peer: {}", c, s.diagnostic());
-            c.closing = true;
-            connector.close(c.context);
-        }
-        // other 7.xx codes are not defined: ignored
-    }
-
-    private void pongAfterCustody(Connection c, Token token) {
-        Set<Exchange> waiting = ConcurrentHashMap.newKeySet();
-        for (Exchange e : c.exchanges) {
-            if (!e.isLocal() && e.currentResponse() == null) {
-                waiting.add(e);
-            }
-        }
-        if (waiting.isEmpty()) {
-            send(c.context, SignalingMessage.pong(token, true));
-            return;
-        }
-        synchronized (c.custody) {
-            c.custody.add(new Custody(token, waiting));
-        }
-    }
-
-    /** A request on {@code c} has been answered or ended: Pongs with Custody may go now. */
-    private void answered(Connection c, Exchange exchange) {
-        List<Token> due = null;
-        synchronized (c.custody) {
-            if (c.custody.isEmpty()) {
-                return;
-            }
-            for (int i = 0; i < c.custody.size(); i++) {
-                Custody k = c.custody.get(i);
-                if (k.waitingFor.remove(exchange) && k.waitingFor.isEmpty()) {
-                    if (due == null) {
-                        due = new ArrayList<>(1);
-                    }
-                    due.add(k.token);
-                    c.custody.remove(i--);
-                }
-            }
-        }
-        if (due != null) {
-            for (Token t : due) {
-                send(c.context, SignalingMessage.pong(t, true));
-            }
-        }
-    }
-
-    private void receiveRequest(Connection c, Request request) {
+    private void receiveRequest(ReliableConnection c, Request request) {
         for (MessageInterceptor i : interceptors) {
             i.receiveRequest(request);
         }
@@ -491,7 +333,7 @@ final class ReliableTransport implements ConnectionHandler, LayerStack.Outbox {
         }
     }
 
-    private void receiveResponse(Connection c, Response response) {
+    private void receiveResponse(ReliableConnection c, Response response) {
         for (MessageInterceptor i : interceptors) {
             i.receiveResponse(response);
         }
@@ -533,17 +375,13 @@ final class ReliableTransport implements ConnectionHandler, LayerStack.Outbox {
 
     @Override
     public void sendRequest(Exchange exchange, Request request) {
-        Long until = holdOffUntil.get(exchange.peer().peer());
-        if (until != null) {
-            long left = until - scheduler.nanoTime();
-            if (left > 0) {
-                exchange.fail(new ExchangeFailedException(exchange.peer().peer() + " asked to be left alone for "
-                        + Duration.ofNanos(left).toSeconds() + " s more (Release with Hold-Off, RFC 8323 5.5)"));
-                return;
-            }
-            holdOffUntil.remove(exchange.peer().peer(), until);
+        long left = connections.holdOffLeft(exchange.peer().peer(), scheduler.nanoTime());
+        if (left > 0) {
+            exchange.fail(new ExchangeFailedException(exchange.peer().peer() + " asked to be left alone for "
+                    + Duration.ofNanos(left).toSeconds() + " s more (Release with Hold-Off, RFC 8323 5.5)"));
+            return;
         }
-        Connection c = connections.computeIfAbsent(exchange.peer().peer(), Connection::new);
+        ReliableConnection c = connections.getOrCreate(exchange.peer().peer());
         if (c.released || c.closing) {
             exchange.fail(new ExchangeFailedException("the connection to " + c.peer
                     + " is being released or closed by the peer; try again later"));
@@ -565,7 +403,7 @@ final class ReliableTransport implements ConnectionHandler, LayerStack.Outbox {
 
     @Override
     public void sendResponse(Exchange exchange, Response response) {
-        Connection c = connections.get(exchange.peer().peer());
+        ReliableConnection c = connections.get(exchange.peer().peer());
         Response r = response;
         if (c != null && !fits(c, r)) {
             LOG.debug("response of {} bytes exceeds the Max-Message-Size {} of {}; answering 5.00",
@@ -584,7 +422,7 @@ final class ReliableTransport implements ConnectionHandler, LayerStack.Outbox {
             exchange.complete(); // no ACK to wait for: the exchange ends with its final response
         }
         if (c != null) {
-            answered(c, exchange);
+            signals.answered(c, exchange);
         }
     }
 
@@ -594,65 +432,28 @@ final class ReliableTransport implements ConnectionHandler, LayerStack.Outbox {
     }
 
     /** A response outside the stack (4.02, 4.00, 4.04 for refused requests). */
-    private void sendDirect(Connection c, Response response) {
+    private void sendDirect(ReliableConnection c, Response response) {
         for (MessageInterceptor i : interceptors) {
             i.sendResponse(response);
         }
         connector.send(RawData.outbound(serializer.serialize(response), c.context, null));
     }
 
-    private boolean fits(Connection c, Message m) {
+    private boolean fits(ReliableConnection c, Message m) {
         return serializer.encodedLength(m) <= c.peerMaxMessageSize;
     }
 
-    private void track(Connection c, Exchange exchange) {
+    private void track(ReliableConnection c, Exchange exchange) {
         c.exchanges.add(exchange);
         exchange.whenComplete(() -> {
             c.exchanges.remove(exchange);
             if (!exchange.isLocal()) {
-                answered(c, exchange);
+                signals.answered(c, exchange);
             }
             if (c.released) {
-                closeWhenDone(c);
+                control.closeWhenDone(c);
             }
         });
-    }
-
-    private void closeWhenDone(Connection c) {
-        if (c.exchanges.isEmpty() && c.context != null && !c.closing) {
-            c.closing = true;
-            connector.close(c.context);
-        }
-    }
-
-    private void send(EndpointContext to, SignalingMessage signal) {
-        connector.send(RawData.outbound(serializer.serialize(signal), to, null));
-    }
-
-    /** Sends Abort (RFC 8323 §5.6) and closes; nothing more is processed from the connection. */
-    private void abort(Connection c, int badCsmOption, String diagnostic) {
-        abort(c, SignalingMessage.abort(badCsmOption, diagnostic));
-    }
-
-    private void abort(Connection c, SignalingMessage abort) {
-        if (c.closing || c.context == null) {
-            return;
-        }
-        c.closing = true;
-        abortsSent.increment();
-        LOG.debug("aborting {}: {}", c, abort.diagnostic());
-        send(c.context, abort);
-        connector.close(c.context);
-    }
-
-    /** Sends Release (RFC 8323 §5.5) and closes. */
-    void release(Connection c, String diagnostic) {
-        if (c.closing || c.context == null) {
-            return;
-        }
-        c.closing = true;
-        send(c.context, SignalingMessage.release(List.of(), -1, diagnostic));
-        connector.close(c.context);
     }
 
     // ------------------------------------------------------------------ ping
@@ -664,7 +465,7 @@ final class ReliableTransport implements ConnectionHandler, LayerStack.Outbox {
     Exchange ping(EndpointContext peer, Duration timeout) {
         Request placeholder = Request.get().peer(peer).build();
         Exchange exchange = new Exchange(Exchange.Origin.LOCAL, placeholder, peer, scheduler.nanoTime(), null);
-        Connection c = connections.computeIfAbsent(peer.peer(), Connection::new);
+        ReliableConnection c = connections.getOrCreate(peer.peer());
         Token token = Token.ofLong(pingTokens.getAndIncrement());
         exchange.execute(() -> {
             c.pings.put(token, exchange);
@@ -679,27 +480,6 @@ final class ReliableTransport implements ConnectionHandler, LayerStack.Outbox {
                     c.context != null ? c.context : peer, new FailExchange(exchange)));
         });
         return exchange;
-    }
-
-    // ------------------------------------------------------------------ timeouts
-
-    /** Missing CSM, incomplete frames, idle connections (one pass over the connections). */
-    void sweep() {
-        long now = scheduler.nanoTime();
-        for (Connection c : connections.values()) {
-            if (!c.isOpen() || c.closing) {
-                continue;
-            }
-            if (!c.csmReceived && now - c.openedNanos >= csmTimeoutNanos) {
-                abort(c, -1, "no CSM within " + Duration.ofNanos(csmTimeoutNanos).toMillis() + " ms (RFC 8323 5.3)");
-            } else if (c.partialSinceNanos >= 0 && now - c.partialSinceNanos >= frameTimeoutNanos) {
-                abort(c, -1, "frame incomplete for " + Duration.ofNanos(frameTimeoutNanos).toMillis() + " ms");
-            } else if (idleTimeoutNanos > 0 && c.exchanges.isEmpty() && c.pings.isEmpty()
-                    && now - c.lastActivityNanos >= idleTimeoutNanos) {
-                LOG.debug("releasing idle {}", c);
-                release(c, "idle for " + Duration.ofNanos(idleTimeoutNanos).toSeconds() + " s");
-            }
-        }
     }
 
     /** Fails a local exchange whose message the connector could not send (no connection, closed...). */
@@ -719,9 +499,9 @@ final class ReliableTransport implements ConnectionHandler, LayerStack.Outbox {
             counters.increment(Counter.SEND_ERRORS);
             exchange.execute(() -> exchange.fail(new ExchangeFailedException("cannot send to " + exchange.peer().peer()
                     + ": " + cause.getMessage(), cause)));
-            Connection c = connections.get(exchange.peer().peer());
+            ReliableConnection c = connections.get(exchange.peer().peer());
             if (c != null && !c.isOpen() && c.exchanges.isEmpty() && c.pings.isEmpty()) {
-                connections.remove(c.peer, c); // the connection never opened
+                connections.remove(c); // the connection never opened
             }
         }
     }

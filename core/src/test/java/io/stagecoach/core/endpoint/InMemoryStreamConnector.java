@@ -35,6 +35,7 @@ import java.util.concurrent.atomic.AtomicLong;
 final class InMemoryStreamConnector implements StreamConnector {
 
     private final boolean messageTransport;
+    private final boolean client;
     private final Clock clock;
     private final ConnectorCounters counters = new ConnectorCounters();
     private final AtomicLong ids = new AtomicLong(1);
@@ -44,8 +45,22 @@ final class InMemoryStreamConnector implements StreamConnector {
     private boolean running;
 
     InMemoryStreamConnector(boolean messageTransport, Clock clock) {
+        this(messageTransport, false, clock);
+    }
+
+    /**
+     * @param client as a client connector: a send to an address without a connection opens one
+     *               (the endpoint's greeting first), found with {@link #peer}
+     */
+    InMemoryStreamConnector(boolean messageTransport, boolean client, Clock clock) {
         this.messageTransport = messageTransport;
+        this.client = client;
         this.clock = clock;
+    }
+
+    /** The connection with {@code address}, or {@code null}. */
+    Peer peer(InetSocketAddress address) {
+        return peers.get(address);
     }
 
     /** The far end of one connection. */
@@ -155,7 +170,10 @@ final class InMemoryStreamConnector implements StreamConnector {
 
     /** A peer connects from {@code port} on loopback. */
     Peer connect(int port) {
-        InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
+        return open(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+    }
+
+    private Peer open(InetSocketAddress address) {
         Peer p = new Peer(EndpointContext.of(address).withAttribute(CONNECTION_ID, ids.getAndIncrement()));
         peers.put(address, p);
         p.framer = handler.opened(p.context); // what the endpoint sends in here comes first
@@ -183,6 +201,9 @@ final class InMemoryStreamConnector implements StreamConnector {
     @Override
     public void send(RawData data) {
         Peer p = peers.get(data.context().peer());
+        if (p == null && client && data.context().attribute(CONNECTION_ID) == null) {
+            p = open(data.context().peer()); // as NettyTcpConnector's client: connect on the first send
+        }
         if (p == null || p.closed) {
             counters.incrementSendErrors();
             data.notifyFailed(new IllegalStateException("no connection"));
@@ -210,7 +231,7 @@ final class InMemoryStreamConnector implements StreamConnector {
 
     @Override
     public boolean isClient() {
-        return false;
+        return client;
     }
 
     /** Closes after what was sent (all of it is in the peer's queue already). */

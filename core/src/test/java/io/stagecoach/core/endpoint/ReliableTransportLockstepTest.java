@@ -114,7 +114,7 @@ class ReliableTransportLockstepTest {
     void aPeersCsmSetsWhatWeMaySend() throws Exception {
         Peer p = connector.connect(40002);
         p.nextSignal();
-        ReliableTransport.Connection c = transport().connection(p.context.peer());
+        ReliableConnection c = transport().connection(p.context.peer());
         assertEquals(1152, c.peerMaxMessageSize, "the base value until the peer's CSM");
         p.write(SignalingMessage.csm(2000, true));
         assertEquals(2000, c.peerMaxMessageSize);

@@ -71,10 +71,24 @@ public final class TcpConfig {
                     + " full) instead of buffering for a peer that does not read.")
             .build();
 
+    public static final Definition<Boolean> FOLLOW_ALTERNATIVE_ADDRESS = Definition.bool("tcp.follow-alternative-address")
+            .defaultValue(true)
+            .doc("A client sends new requests for a server that released its connection with an"
+                    + " Alternative-Address (RFC 8323 §5.5) to the first alternative that is an IP literal,"
+                    + " on the same scheme; false keeps sending to the released address (after its Hold-Off).")
+            .build();
+
+    public static final Definition<Boolean> NATIVE_TRANSPORT = Definition.bool("tcp.native-transport")
+            .defaultValue(true)
+            .doc("Use Netty's native epoll transport where it is available (Linux with"
+                    + " netty-transport-native-epoll on the class path), else the JDK's NIO; false forces NIO.")
+            .build();
+
     /** All TCP connector definitions. */
     public static final ModuleDefinitions DEFINITIONS = ModuleDefinitions.of("TCP connector",
             "CoAP over TCP, TLS and WebSockets (RFC 8323): connections, their limits and timeouts"
                     + " (package `io.stagecoach.elements.tcp`, docs/transports.md).",
             MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, MAX_MESSAGE_SIZE, CSM_TIMEOUT, FRAME_TIMEOUT,
-            IDLE_TIMEOUT, HANDSHAKE_TIMEOUT, WORKER_THREADS, OUTBOUND_BUFFER);
+            IDLE_TIMEOUT, HANDSHAKE_TIMEOUT, WORKER_THREADS, OUTBOUND_BUFFER, NATIVE_TRANSPORT,
+            FOLLOW_ALTERNATIVE_ADDRESS);
 }

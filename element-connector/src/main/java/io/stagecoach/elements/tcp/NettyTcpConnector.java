@@ -3,83 +3,32 @@ package io.stagecoach.elements.tcp;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.ChannelPipeline;
-import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
-import io.netty.channel.nio.NioEventLoopGroup;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
-import io.netty.handler.codec.http.DefaultHttpHeaders;
-import io.netty.handler.codec.http.FullHttpRequest;
-import io.netty.handler.codec.http.FullHttpResponse;
-import io.netty.handler.codec.http.HttpClientCodec;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaderValues;
-import io.netty.handler.codec.http.HttpObjectAggregator;
-import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
-import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolConfig;
-import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolHandler;
 import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
-import io.netty.handler.codec.http.websocketx.WebSocketFrame;
-import io.netty.handler.codec.http.websocketx.WebSocketFrameAggregator;
-import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolConfig;
-import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
-import io.netty.handler.codec.http.websocketx.WebSocketVersion;
-import io.netty.handler.ssl.ApplicationProtocolConfig;
-import io.netty.handler.ssl.ClientAuth;
-import io.netty.handler.ssl.SslContext;
-import io.netty.handler.ssl.SslContextBuilder;
-import io.netty.handler.ssl.SslHandler;
-import io.netty.handler.ssl.SslHandshakeCompletionEvent;
-import io.netty.handler.ssl.SslProvider;
-import io.netty.util.ReferenceCountUtil;
 import io.stagecoach.elements.ConnectionHandler;
 import io.stagecoach.elements.ConnectorCounters;
 import io.stagecoach.elements.EndpointContext;
-import io.stagecoach.elements.FramingException;
 import io.stagecoach.elements.LogThrottle;
 import io.stagecoach.elements.RawData;
 import io.stagecoach.elements.RawDataReceiver;
-import io.stagecoach.elements.SendFailedException;
 import io.stagecoach.elements.SendFailedException.Reason;
+import io.stagecoach.elements.SendFailedException;
 import io.stagecoach.elements.StreamConnector;
 import io.stagecoach.elements.StreamFramer;
-import io.stagecoach.elements.concurrent.NamedThreadFactory;
-import io.stagecoach.elements.tcp.TcpConnectorConfig.Transport;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.URI;
-import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Consumer;
-import javax.net.ssl.SSLEngine;
-import javax.net.ssl.SSLParameters;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -131,11 +80,7 @@ public final class NettyTcpConnector implements StreamConnector {
     private final LongAdder accepted = new LongAdder();
     private final LongAdder refused = new LongAdder();
     private final LongAdder aborted = new LongAdder();
-    private final AtomicLong nextId = new AtomicLong(1);
-    private final ConcurrentHashMap<Long, Conn> byId = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<InetSocketAddress, Conn> byPeer = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<InetAddress, AtomicInteger> perAddress = new ConcurrentHashMap<>();
-    private final AtomicInteger total = new AtomicInteger();
+    private final ConnectionRegistry registry = new ConnectionRegistry();
     private final Object lifecycle = new Object();
     private final LogThrottle failureLog;
     private volatile RawDataReceiver receiver = data -> { };
@@ -143,13 +88,10 @@ public final class NettyTcpConnector implements StreamConnector {
     private volatile boolean running;
     private volatile InetSocketAddress boundAddress;
     private volatile Bootstrap clientBootstrap;
+    private volatile TlsSetup tls;
     private boolean destroyed;
-    private EventLoopGroup acceptGroup;
-    private EventLoopGroup ioGroup;
-    private NamedThreadFactory acceptThreads;
-    private NamedThreadFactory ioThreads;
+    private EventLoops loops;
     private Channel serverChannel;
-    private SslContext sslContext;
 
     /** Use {@link #builder()}. */
     NettyTcpConnector(TcpConnectorConfig config) {
@@ -183,30 +125,28 @@ public final class NettyTcpConnector implements StreamConnector {
             if (running) {
                 return;
             }
-            String role = config.isClient() ? "tcp-client-io" : "tcp-io";
-            ioThreads = new NamedThreadFactory(role, true);
-            ioGroup = new NioEventLoopGroup(config.workerThreads(), ioThreads);
+            loops = new EventLoops(config.nativeTransport(), config.workerThreads(), !config.isClient());
             try {
-                sslContext = config.transport().isSecure() ? sslContext() : null;
+                tls = config.transport().isSecure() ? TlsSetup.of(config) : null;
                 if (config.isClient()) {
-                    clientBootstrap = new Bootstrap().group(ioGroup).channel(NioSocketChannel.class)
+                    clientBootstrap = new Bootstrap().group(loops.io()).channel(loops.channel())
                             .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
                             .option(ChannelOption.TCP_NODELAY, true)
                             .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE,
                                     config.handshakeTimeout().toMillis()))
                             .option(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark());
+                    loops.configure(clientBootstrap);
                     boundAddress = config.bindAddress();
                 } else {
-                    acceptThreads = new NamedThreadFactory("tcp-accept", true);
-                    acceptGroup = new NioEventLoopGroup(1, acceptThreads);
-                    ServerBootstrap b = new ServerBootstrap().group(acceptGroup, ioGroup)
-                            .channel(NioServerSocketChannel.class)
+                    ServerBootstrap b = new ServerBootstrap().group(loops.accept(), loops.io())
+                            .channel(loops.serverChannel())
                             .option(ChannelOption.SO_BACKLOG, 1024)
                             .option(ChannelOption.SO_REUSEADDR, true)
                             .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
                             .childOption(ChannelOption.TCP_NODELAY, true)
                             .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark())
-                            .childHandler(new ServerInitializer());
+                            .childHandler(ConnectionInitializer.server(this, registry, tls));
+                    loops.configure(b);
                     ChannelFuture f = b.bind(config.bindAddress()).awaitUninterruptibly();
                     if (!f.isSuccess()) {
                         Throwable cause = f.cause();
@@ -217,12 +157,12 @@ public final class NettyTcpConnector implements StreamConnector {
                     boundAddress = (InetSocketAddress) serverChannel.localAddress();
                 }
             } catch (IOException | RuntimeException e) {
-                shutdownGroups();
+                shutdownLoops();
                 throw e;
             }
             running = true;
-            LOG.info("{} {} connector {} {}", config.transport().scheme(), config.isClient() ? "client" : "server",
-                    config.isClient() ? "from" : "bound to", boundAddress);
+            LOG.info("{} {} connector {} {} ({})", config.transport().scheme(), config.isClient() ? "client" : "server",
+                    config.isClient() ? "from" : "bound to", boundAddress, loops.isEpoll() ? "epoll" : "nio");
         }
     }
 
@@ -237,36 +177,23 @@ public final class NettyTcpConnector implements StreamConnector {
                 serverChannel.close().awaitUninterruptibly();
                 serverChannel = null;
             }
-            for (Conn c : List.copyOf(byId.values())) {
+            for (TcpConnection c : List.copyOf(registry.all())) {
                 c.channel.close().awaitUninterruptibly(SHUTDOWN_TIMEOUT.toMillis());
             }
-            shutdownGroups();
+            shutdownLoops();
             clientBootstrap = null;
-            // connections that never reached the maps' cleanup (their loop ended first)
-            for (Conn c : List.copyOf(byId.values())) {
+            // connections that never reached the registry's cleanup (their loop ended first)
+            for (TcpConnection c : List.copyOf(registry.all())) {
                 ended(c);
             }
         }
     }
 
-    private void shutdownGroups() {
-        for (EventLoopGroup g : new EventLoopGroup[] {acceptGroup, ioGroup}) {
-            if (g != null) {
-                g.shutdownGracefully(10, SHUTDOWN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            }
+    private void shutdownLoops() {
+        if (loops != null) {
+            loops.shutdown(SHUTDOWN_TIMEOUT);
+            loops = null;
         }
-        for (EventLoopGroup g : new EventLoopGroup[] {acceptGroup, ioGroup}) {
-            if (g != null && !g.terminationFuture().awaitUninterruptibly(SHUTDOWN_TIMEOUT.toMillis())) {
-                LOG.warn("event loops did not terminate within {}", SHUTDOWN_TIMEOUT);
-            }
-        }
-        for (NamedThreadFactory f : new NamedThreadFactory[] {acceptThreads, ioThreads}) {
-            if (f != null) {
-                f.joinAll(SHUTDOWN_TIMEOUT);
-            }
-        }
-        acceptGroup = null;
-        ioGroup = null;
     }
 
     @Override
@@ -277,6 +204,10 @@ public final class NettyTcpConnector implements StreamConnector {
             receiver = data -> { };
             handler = NO_HANDLER;
         }
+    }
+
+    boolean isRunning() {
+        return running;
     }
 
     // ------------------------------------------------------------------ Connector
@@ -290,7 +221,7 @@ public final class NettyTcpConnector implements StreamConnector {
         }
         EndpointContext ctx = data.context();
         Long id = ctx.attribute(CONNECTION_ID);
-        Conn c = id != null ? byId.get(id) : byPeer.get(ctx.peer());
+        TcpConnection c = registry.find(ctx);
         if (c == null && id == null && config.isClient()) {
             c = connect(ctx.peer());
         }
@@ -300,8 +231,10 @@ public final class NettyTcpConnector implements StreamConnector {
                     + (id != null ? " (connection " + id + " closed)" : "")));
             return;
         }
-        if (c.opening && c.channel.eventLoop().inEventLoop()) {
-            write(c, data); // the greeting sent from ConnectionHandler.opened goes first
+        if (c.ready || c.opening && c.channel.eventLoop().inEventLoop()) {
+            // ready: no lock per frame (a closed channel fails the write); opening: the greeting
+            // sent from ConnectionHandler.opened goes first
+            write(c, data);
             return;
         }
         synchronized (c) {
@@ -325,7 +258,7 @@ public final class NettyTcpConnector implements StreamConnector {
         write(c, data);
     }
 
-    private void write(Conn c, RawData data) {
+    private void write(TcpConnection c, RawData data) {
         Channel ch = c.channel;
         if (!ch.isWritable() && ch.bytesBeforeWritable() > 0 && ch.isActive()) {
             counters.incrementDroppedQueueFull();
@@ -335,7 +268,15 @@ public final class NettyTcpConnector implements StreamConnector {
         }
         ByteBuf buf = Unpooled.wrappedBuffer(data.sharedBytes()); // no copy: RawData's array is never modified
         Object msg = config.transport().isWebSocket() ? new BinaryWebSocketFrame(buf) : buf;
-        ch.writeAndFlush(msg).addListener(f -> {
+        ChannelFuture written;
+        if (c.reading && ch.eventLoop().inEventLoop()) {
+            // an answer sent while its request's read batch runs: flushed once at the batch's end
+            written = ch.write(msg);
+            c.flushPending = true;
+        } else {
+            written = ch.writeAndFlush(msg);
+        }
+        written.addListener(f -> {
             if (f.isSuccess()) {
                 counters.incrementSent();
                 data.notifySent();
@@ -349,8 +290,7 @@ public final class NettyTcpConnector implements StreamConnector {
 
     @Override
     public boolean close(EndpointContext connection) {
-        Long id = connection.attribute(CONNECTION_ID);
-        Conn c = id != null ? byId.get(id) : byPeer.get(connection.peer());
+        TcpConnection c = registry.find(connection);
         if (c == null || c.channel == null) {
             return false;
         }
@@ -359,7 +299,7 @@ public final class NettyTcpConnector implements StreamConnector {
         return true;
     }
 
-    private void closeAfterWrites(Conn c, WebSocketCloseStatus status) {
+    void closeAfterWrites(TcpConnection c, WebSocketCloseStatus status) {
         Channel ch = c.channel;
         if (!ch.isOpen()) {
             return;
@@ -390,7 +330,7 @@ public final class NettyTcpConnector implements StreamConnector {
 
     @Override
     public int connections() {
-        return byId.size();
+        return registry.size();
     }
 
     /** Connections a server accepted since it was built. */
@@ -432,70 +372,23 @@ public final class NettyTcpConnector implements StreamConnector {
 
     // ------------------------------------------------------------------ connections
 
-    /** One connection; the maps hold it from creation (client: before connecting) to its end. */
-    private final class Conn {
-        final long id;
-        final InetSocketAddress peer;
-        final EndpointContext context;
-        volatile Channel channel;
-        StreamFramer framer; // event loop only
-        boolean failed; // event loop only: the framer refused the stream
-        volatile boolean opening;
-        boolean ready; // guarded by this
-        boolean ended; // guarded by this
-        boolean openedCalled;
-        List<RawData> queued = new ArrayList<>(2); // guarded by this
-        int queuedBytes; // guarded by this
-        final Consumer<byte[]> frames = this::frame;
-
-        Conn(long id, InetSocketAddress peer) {
-            this.id = id;
-            this.peer = peer;
-            this.context = EndpointContext.of(peer).withAttribute(CONNECTION_ID, id);
-        }
-
-        void frame(byte[] frame) {
-            counters.incrementReceived();
-            try {
-                receiver.receiveData(RawData.inbound(frame, context, config.clock().nanoTime()));
-            } catch (RuntimeException e) {
-                long held = failureLog.tryAcquire();
-                if (held >= 0) {
-                    LOG.warn("RawDataReceiver threw on a frame from {} ({} more since the last report)", peer, held, e);
-                }
-            } catch (Error e) {
-                counters.incrementReceiverRestarts(); // the event loop carries on, as in NettyUdpConnector
-                LOG.error("RawDataReceiver threw an Error on a frame from {}; the event loop carries on", peer, e);
-            }
-        }
-
-        @Override
-        public String toString() {
-            return "connection " + id + " " + peer;
-        }
+    /** A new connection with {@code peer}, its frames going to the receiver. */
+    TcpConnection newConnection(InetSocketAddress peer) {
+        return new TcpConnection(registry.nextId(), peer, this::deliver);
     }
 
     /** Client: a connection to {@code peer}, created and connecting, or the one already there. */
-    private Conn connect(InetSocketAddress peer) {
+    private TcpConnection connect(InetSocketAddress peer) {
         Bootstrap template = clientBootstrap;
         if (template == null) {
             return null;
         }
-        boolean[] created = new boolean[1];
-        Conn c = byPeer.computeIfAbsent(peer, p -> {
-            created[0] = true;
-            return new Conn(nextId.getAndIncrement(), p);
-        });
-        if (!created[0]) {
+        TcpConnection created = newConnection(peer);
+        TcpConnection c = registry.putIfAbsent(created);
+        if (c != created) {
             return c;
         }
-        byId.put(c.id, c);
-        Bootstrap b = template.clone().handler(new ChannelInitializer<SocketChannel>() {
-            @Override
-            protected void initChannel(SocketChannel ch) {
-                initPipeline(ch, c);
-            }
-        });
+        Bootstrap b = template.clone().handler(ConnectionInitializer.client(this, tls, c));
         InetSocketAddress local = config.bindAddress();
         ChannelFuture f = local.getAddress().isAnyLocalAddress() && local.getPort() == 0 ? b.connect(peer)
                 : b.connect(peer, local);
@@ -509,79 +402,8 @@ public final class NettyTcpConnector implements StreamConnector {
         return c;
     }
 
-    /** Server: admits or refuses an accepted connection. */
-    private final class ServerInitializer extends ChannelInitializer<SocketChannel> {
-        @Override
-        protected void initChannel(SocketChannel ch) {
-            InetSocketAddress peer = ch.remoteAddress();
-            AtomicInteger fromAddress = perAddress.computeIfAbsent(peer.getAddress(), a -> new AtomicInteger());
-            int all = total.incrementAndGet();
-            int fromPeer = fromAddress.incrementAndGet();
-            boolean admitted = running && all <= config.maxConnections() && fromPeer <= config.maxConnectionsPerAddress();
-            ch.closeFuture().addListener(f -> {
-                total.decrementAndGet();
-                if (fromAddress.decrementAndGet() <= 0) {
-                    perAddress.remove(peer.getAddress(), fromAddress);
-                }
-            });
-            if (!admitted) {
-                refused.increment();
-                LOG.debug("refused a connection from {}: connection limit", peer);
-                ch.close();
-                return;
-            }
-            accepted.increment();
-            Conn c = new Conn(nextId.getAndIncrement(), peer);
-            c.channel = ch;
-            byId.put(c.id, c);
-            byPeer.put(peer, c);
-            initPipeline(ch, c);
-        }
-    }
-
-    private void initPipeline(SocketChannel ch, Conn c) {
-        c.channel = ch;
-        ChannelPipeline p = ch.pipeline();
-        Transport t = config.transport();
-        if (t.isSecure()) {
-            SSLEngine engine = config.isClient()
-                    ? sslContext.newEngine(ch.alloc(), c.peer.getHostString(), c.peer.getPort())
-                    : sslContext.newEngine(ch.alloc());
-            if (config.isClient() && config.credentials().verifiesHostname()) {
-                SSLParameters params = engine.getSSLParameters();
-                params.setEndpointIdentificationAlgorithm("HTTPS");
-                engine.setSSLParameters(params);
-            }
-            SslHandler ssl = new SslHandler(engine);
-            ssl.setHandshakeTimeoutMillis(config.handshakeTimeout().toMillis());
-            p.addLast("tls", ssl);
-        }
-        if (t.isWebSocket()) {
-            int max = config.maxMessageSize();
-            if (config.isClient()) {
-                String host = c.peer.getAddress() instanceof java.net.Inet6Address
-                        ? "[" + c.peer.getHostString() + "]" : c.peer.getHostString();
-                URI uri = URI.create((t.isSecure() ? "wss://" : "ws://") + host + ":" + c.peer.getPort()
-                        + TcpConnectorConfig.WEBSOCKET_PATH);
-                p.addLast(new HttpClientCodec(), new HttpObjectAggregator(8192));
-                p.addLast(new WebSocketClientProtocolHandler(WebSocketClientProtocolConfig.newBuilder()
-                        .webSocketUri(uri).version(WebSocketVersion.V13).subprotocol(TcpConnectorConfig.PROTOCOL_NAME)
-                        .maxFramePayloadLength(max).handshakeTimeoutMillis(config.handshakeTimeout().toMillis())
-                        .customHeaders(new DefaultHttpHeaders()).dropPongFrames(true).build()));
-            } else {
-                p.addLast(new HttpServerCodec(), new HttpObjectAggregator(8192));
-                p.addLast(new WebSocketServerProtocolHandler(WebSocketServerProtocolConfig.newBuilder()
-                        .websocketPath(TcpConnectorConfig.WEBSOCKET_PATH).subprotocols(TcpConnectorConfig.PROTOCOL_NAME)
-                        .maxFramePayloadLength(max).handshakeTimeoutMillis(config.handshakeTimeout().toMillis())
-                        .checkStartsWith(false).allowExtensions(false).dropPongFrames(true).build()));
-            }
-            p.addLast(new WebSocketFrameAggregator(max));
-        }
-        p.addLast("coap", new ConnectionInbound(c));
-    }
-
     /** The connection can carry data: greet, then write what waited (event loop). */
-    private void ready(Conn c) {
+    void ready(TcpConnection c) {
         if (c.openedCalled) {
             return;
         }
@@ -610,7 +432,7 @@ public final class NettyTcpConnector implements StreamConnector {
     }
 
     /** Removes a connection everywhere, fails what waited, tells the handler (once). */
-    private void ended(Conn c) {
+    void ended(TcpConnection c) {
         List<RawData> waiting;
         synchronized (c) {
             if (c.ended) {
@@ -620,8 +442,7 @@ public final class NettyTcpConnector implements StreamConnector {
             waiting = c.queued;
             c.queued = null;
         }
-        byId.remove(c.id, c);
-        byPeer.remove(c.peer, c);
+        registry.remove(c);
         if (waiting != null) {
             for (RawData d : waiting) {
                 counters.incrementSendErrors();
@@ -638,170 +459,36 @@ public final class NettyTcpConnector implements StreamConnector {
         }
     }
 
-    /** The last handler of every pipeline: readiness, frames, the end. */
-    private final class ConnectionInbound extends ChannelInboundHandlerAdapter {
-        private final Conn c;
-
-        ConnectionInbound(Conn c) {
-            this.c = c;
+    /** A whole frame of {@code c} to the receiver, on its event loop; a throwing receiver is logged. */
+    private void deliver(TcpConnection c, byte[] frame) {
+        counters.incrementReceived();
+        try {
+            receiver.receiveData(RawData.inbound(frame, c.context, config.clock().nanoTime()));
+        } catch (RuntimeException e) {
+            long held = failureLog.tryAcquire();
+            if (held >= 0) {
+                LOG.warn("RawDataReceiver threw on a frame from {} ({} more since the last report)", c.peer, held, e);
+            }
+        } catch (Error e) {
+            counters.incrementReceiverRestarts(); // the event loop carries on, as in NettyUdpConnector
+            LOG.error("RawDataReceiver threw an Error on a frame from {}; the event loop carries on", c.peer, e);
         }
+    }
 
-        @Override
-        public void channelActive(ChannelHandlerContext ctx) throws Exception {
-            if (!config.transport().isSecure() && !config.transport().isWebSocket()) {
-                ready(c);
-            }
-            super.channelActive(ctx);
-        }
+    void accepted() {
+        accepted.increment();
+    }
 
-        @Override
-        public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
-            if (evt instanceof SslHandshakeCompletionEvent hs) {
-                if (!hs.isSuccess()) {
-                    LOG.debug("TLS handshake with {} failed: {}", c.peer, String.valueOf(hs.cause()));
-                    ctx.close();
-                } else if (!config.transport().isWebSocket()) {
-                    ready(c);
-                }
-            } else if (evt instanceof WebSocketServerProtocolHandler.HandshakeComplete
-                    || evt == WebSocketClientProtocolHandler.ClientHandshakeStateEvent.HANDSHAKE_COMPLETE) {
-                ready(c);
-            } else if (evt == WebSocketClientProtocolHandler.ClientHandshakeStateEvent.HANDSHAKE_TIMEOUT
-                    || evt == WebSocketServerProtocolHandler.ServerHandshakeStateEvent.HANDSHAKE_TIMEOUT) {
-                ctx.close();
-            }
-            super.userEventTriggered(ctx, evt);
-        }
+    void refused() {
+        refused.increment();
+    }
 
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            try {
-                if (msg instanceof ByteBuf buf) {
-                    readStream(ctx, buf);
-                } else if (msg instanceof BinaryWebSocketFrame frame) {
-                    if (c.ready) {
-                        c.frame(ByteBufUtil.getBytes(frame.content()));
-                    }
-                } else if (msg instanceof WebSocketFrame) {
-                    // text messages carry no CoAP (RFC 8323 §4.2); close, ping and pong are Netty's
-                    closeAfterWrites(c, WebSocketCloseStatus.INVALID_MESSAGE_TYPE);
-                } else if (msg instanceof FullHttpRequest request) {
-                    serveHttp(ctx, request);
-                }
-            } finally {
-                ReferenceCountUtil.release(msg);
-            }
-        }
-
-        private void readStream(ChannelHandlerContext ctx, ByteBuf buf) {
-            if (c.failed) {
-                return;
-            }
-            if (!c.openedCalled) {
-                ready(c);
-            }
-            StreamFramer framer = c.framer;
-            if (framer == null) {
-                return;
-            }
-            try {
-                if (buf.nioBufferCount() == 1) {
-                    framer.read(buf.nioBuffer(), c.frames);
-                } else {
-                    for (ByteBuffer b : buf.nioBuffers()) {
-                        framer.read(b, c.frames);
-                    }
-                }
-            } catch (FramingException e) {
-                c.failed = true;
-                aborted.increment();
-                LOG.debug("closing {}: {}", c, e.getMessage());
-                byte[] last = e.lastWords();
-                if (last != null) {
-                    ctx.writeAndFlush(Unpooled.wrappedBuffer(last)).addListener(ChannelFutureListener.CLOSE);
-                } else {
-                    ctx.close();
-                }
-            }
-        }
-
-        private void serveHttp(ChannelHandlerContext ctx, FullHttpRequest request) {
-            HttpResponder responder = config.httpResponder();
-            HttpResponder.Reply reply = null;
-            if (responder != null) {
-                try {
-                    reply = responder.respond(request.method().name(), request.uri());
-                } catch (RuntimeException e) {
-                    LOG.warn("HttpResponder threw on {} {}", request.method(), request.uri(), e);
-                    reply = new HttpResponder.Reply(500, "text/plain; charset=utf-8", new byte[0]);
-                }
-            }
-            if (reply == null) {
-                reply = new HttpResponder.Reply(404, "text/plain; charset=utf-8",
-                        "Not Found\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            }
-            FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
-                    HttpResponseStatus.valueOf(reply.status()), Unpooled.wrappedBuffer(reply.body()));
-            reply.headers().forEach(response.headers()::set);
-            response.headers().set(HttpHeaderNames.CONTENT_TYPE, reply.contentType());
-            HttpUtil.setContentLength(response, reply.body().length);
-            boolean keepAlive = HttpUtil.isKeepAlive(request);
-            if (!keepAlive) {
-                response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-            }
-            ChannelFuture f = ctx.writeAndFlush(response);
-            if (!keepAlive) {
-                f.addListener(ChannelFutureListener.CLOSE);
-            }
-        }
-
-        @Override
-        public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-            ended(c);
-            super.channelInactive(ctx);
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            LOG.debug("closing {} after an error: {}", c, cause.toString());
-            ctx.close();
-        }
+    void abortedByFramer() {
+        aborted.increment();
     }
 
     private WriteBufferWaterMark waterMark() {
         int high = config.outboundBuffer();
         return new WriteBufferWaterMark(Math.max(1, high / 2), high);
-    }
-
-    private SslContext sslContext() throws IOException {
-        TlsCredentials cred = config.credentials();
-        SslContextBuilder b;
-        if (config.isClient()) {
-            b = SslContextBuilder.forClient();
-            if (cred.key() != null) {
-                b.keyManager(cred.key(), cred.chain().toArray(new java.security.cert.X509Certificate[0]));
-            }
-            if (cred.trusted() != null) {
-                b.trustManager(cred.trusted().toArray(new java.security.cert.X509Certificate[0]));
-            }
-        } else {
-            b = SslContextBuilder.forServer(cred.key(), cred.chain().toArray(new java.security.cert.X509Certificate[0]));
-            if (cred.trusted() != null) {
-                b.trustManager(cred.trusted().toArray(new java.security.cert.X509Certificate[0]));
-                b.clientAuth(ClientAuth.REQUIRE);
-            }
-        }
-        b.sslProvider(SslProvider.JDK).protocols("TLSv1.3", "TLSv1.2");
-        if (config.transport() == Transport.TLS) {
-            b.applicationProtocolConfig(new ApplicationProtocolConfig(ApplicationProtocolConfig.Protocol.ALPN,
-                    ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
-                    ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
-                    TcpConnectorConfig.PROTOCOL_NAME));
-        }
-        try {
-            return b.build();
-        } catch (javax.net.ssl.SSLException e) {
-            throw new IOException("cannot set up TLS: " + e.getMessage(), e);
-        }
     }
 }

@@ -83,6 +83,7 @@ public final class TcpConnectorConfig {
     private final Duration handshakeTimeout;
     private final int workerThreads;
     private final int outboundBuffer;
+    private final boolean nativeTransport;
     private final HttpResponder httpResponder;
     private final Clock clock;
 
@@ -97,6 +98,7 @@ public final class TcpConnectorConfig {
         this.handshakeTimeout = b.handshakeTimeout;
         this.workerThreads = b.workerThreads;
         this.outboundBuffer = b.outboundBuffer;
+        this.nativeTransport = b.nativeTransport;
         this.httpResponder = b.httpResponder;
         this.clock = b.clock;
     }
@@ -150,6 +152,11 @@ public final class TcpConnectorConfig {
         return outboundBuffer;
     }
 
+    /** Whether Netty's native epoll transport is used where available (else NIO). */
+    public boolean nativeTransport() {
+        return nativeTransport;
+    }
+
     /** The WebSocket server's answer to other HTTP requests, or {@code null} (404). */
     public HttpResponder httpResponder() {
         return httpResponder;
@@ -176,6 +183,7 @@ public final class TcpConnectorConfig {
         private Duration handshakeTimeout = TcpConfig.HANDSHAKE_TIMEOUT.defaultValue();
         private int workerThreads = TcpConfig.WORKER_THREADS.defaultValue();
         private int outboundBuffer = TcpConfig.OUTBOUND_BUFFER.defaultValue();
+        private boolean nativeTransport = TcpConfig.NATIVE_TRANSPORT.defaultValue();
         private HttpResponder httpResponder;
         private Clock clock = Clock.system();
 
@@ -190,6 +198,7 @@ public final class TcpConnectorConfig {
             handshakeTimeout = config.get(TcpConfig.HANDSHAKE_TIMEOUT);
             workerThreads = config.get(TcpConfig.WORKER_THREADS);
             outboundBuffer = config.get(TcpConfig.OUTBOUND_BUFFER);
+            nativeTransport = config.get(TcpConfig.NATIVE_TRANSPORT);
             return this;
         }
 
@@ -245,6 +254,12 @@ public final class TcpConnectorConfig {
 
         public Builder outboundBuffer(int bytes) {
             this.outboundBuffer = positive(bytes, "outboundBuffer");
+            return this;
+        }
+
+        /** {@code false} forces the JDK's NIO transport even where native epoll is available. */
+        public Builder nativeTransport(boolean nativeTransport) {
+            this.nativeTransport = nativeTransport;
             return this;
         }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stagecoach.core.coap.Token;
 import io.stagecoach.core.config.DeduplicationMode;
+import io.stagecoach.core.network.internal.cc.PeerStateMap;
 import io.stagecoach.core.network.internal.dedup.DedupResult;
 import io.stagecoach.core.network.internal.dedup.DeduplicationStore;
 import java.net.InetAddress;
@@ -138,6 +139,27 @@ class HashFloodingTest {
         }
         for (int i = 0; i < tokens.size(); i++) {
             assertEquals(i, byToken.get(new ExchangeStore.TokenKey(peers.get(0), tokens.get(i))));
+        }
+    }
+
+    /**
+     * The reliability layer's per-peer RTO state, keyed as the layer keys it: a server makes an
+     * entry for every peer it sends a CON to (a separate response, the CON that answers an observe
+     * registration from an unverified address), so colliding peers can fill it. With bare
+     * {@code InetSocketAddress} keys these 100,000 inserts walk one bin of up to 100,000 keys each.
+     */
+    @Test
+    void collidingPeersGoIntoTheCongestionStateAndAreFoundAgain() throws UnknownHostException {
+        List<InetSocketAddress> peers = collidingIpv6Peers(PEERS);
+        PeerStateMap<PeerKey, Integer> congestion = new PeerStateMap<>(PEERS);
+        for (int i = 0; i < PEERS; i++) {
+            int index = i;
+            assertEquals(i, congestion.computeIfAbsent(new PeerKey(peers.get(i)), k -> index));
+        }
+        assertEquals(PEERS, congestion.size());
+        assertEquals(0, congestion.evictions());
+        for (int i = 0; i < PEERS; i++) {
+            assertEquals(i, congestion.get(new PeerKey(peers.get(i))));
         }
     }
 }

@@ -13,6 +13,10 @@ import java.util.function.Function;
  * draft-ietf-core-cocoa-03 §4.3 asks to keep RTO state "as long as possible" and at least 255 s:
  * size the capacity for the number of peers contacted within that time.
  *
+ * <p>The map is a {@code LinkedHashMap}: keys a remote party chooses must resist hash flooding
+ * (a keyed hash and a total order, as {@code PeerKey} has), or colliding ones turn every
+ * operation into a walk of all of them under the lock.
+ *
  * @param <K> peer key; must have value semantics ({@code equals}/{@code hashCode})
  * @param <S> per-peer state
  */

@@ -10,6 +10,7 @@ import io.stagecoach.core.config.CoapConfig;
 import io.stagecoach.core.network.EndpointCounters.Counter;
 import io.stagecoach.core.network.Exchange;
 import io.stagecoach.core.network.internal.Overload;
+import io.stagecoach.core.network.internal.PeerKey;
 import io.stagecoach.core.network.internal.Source;
 import io.stagecoach.core.network.ExchangeRejectedException;
 import io.stagecoach.core.network.ExchangeTimeoutException;
@@ -64,16 +65,18 @@ public final class ReliabilityLayer extends AbstractLayer {
     private final int maxRetransmit;
     private final Duration separateAckDelay;
     private final CongestionControl congestion;
-    private final PeerStateMap<InetSocketAddress, PeerCongestionState> peers;
+    private final PeerStateMap<PeerKey, PeerCongestionState> peers;
     private final NstartGate nstart;
     private final PendingResponses pending;
     private final long overloadMaxAge;
 
     /**
      * @param peers the per-peer congestion state; the endpoint keeps it to forget a peer on
-     *        request ({@link #newPeerStates})
+     *        request ({@link #newPeerStates}). Keyed by {@link PeerKey}: a remote party chooses
+     *        the addresses, and {@code InetSocketAddress} keys from one IPv6 /64 can be made to
+     *        share a hash code
      */
-    public ReliabilityLayer(Configuration config, PeerStateMap<InetSocketAddress, PeerCongestionState> peers) {
+    public ReliabilityLayer(Configuration config, PeerStateMap<PeerKey, PeerCongestionState> peers) {
         this.maxRetransmit = config.get(CoapConfig.MAX_RETRANSMIT);
         this.separateAckDelay = config.get(CoapConfig.SEPARATE_ACK_DELAY);
         CongestionSettings settings = CongestionSettings.builder()
@@ -271,7 +274,8 @@ public final class ReliabilityLayer extends AbstractLayer {
         }
         stopRetransmission(ctx, s, false);
         long now = ctx.services().scheduler().nanoTime();
-        PeerCongestionState peer = peers.computeIfAbsent(exchange.peer().peer(), k -> congestion.newPeerState(now));
+        PeerCongestionState peer = peers.computeIfAbsent(new PeerKey(exchange.peer().peer()),
+                k -> congestion.newPeerState(now));
         s.timer = peer.startExchange(now, ctx.services().random());
         s.inFlightMid = sent.mid();
         schedule(ctx, exchange, s, s.timer.timeoutNanos(), resend);
@@ -354,7 +358,7 @@ public final class ReliabilityLayer extends AbstractLayer {
     }
 
     /** An empty per-peer state map bounded by CONGESTION_PEER_CAPACITY (least recently used evicted). */
-    public static PeerStateMap<InetSocketAddress, PeerCongestionState> newPeerStates(Configuration config) {
+    public static PeerStateMap<PeerKey, PeerCongestionState> newPeerStates(Configuration config) {
         return new PeerStateMap<>(config.get(CoapConfig.CONGESTION_PEER_CAPACITY));
     }
 
