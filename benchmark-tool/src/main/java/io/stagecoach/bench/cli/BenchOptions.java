@@ -58,6 +58,8 @@ public record BenchOptions(LoadSpec load, List<Integer> steps, Path json, Path c
                                             (ecoap §5.4; 'scenario faults help' lists its options)
                    stagecoach bench scenario flood [--attack S] [--quiet S] [--innocents N] ...
                                             (one host floods a -Xmx64m server; 'scenario flood help')
+                   stagecoach bench cluster [--nodes 3] [--clients 60] ...   a node dies behind nftables
+                                            (root; docs/cluster.md; 'cluster --help' lists its options)
             run options:
               --uri URI               target (default coap://127.0.0.1:5683/benchmark); coap+tcp://... runs
                                       the steps over CoAP over TCP (RFC 8323: a connection per client, CSM first)
