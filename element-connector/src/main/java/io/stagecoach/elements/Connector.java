@@ -42,4 +42,15 @@ public interface Connector {
     String getProtocol();
 
     ConnectorCounters counters();
+
+    /**
+     * Where the peer of {@code context} is now. A connector whose sessions outlive the peer's
+     * address (DTLS with connection IDs, RFC 9146 §6: the connection ID, not the address, names the
+     * association) returns the context of that session at its current address; every other
+     * connector returns {@code context} itself. The endpoint asks before it sends on a long-lived
+     * exchange (an observe relation), so that the exchange follows a peer that moved.
+     */
+    default EndpointContext currentContext(EndpointContext context) {
+        return context;
+    }
 }

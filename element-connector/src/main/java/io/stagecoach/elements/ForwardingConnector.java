@@ -63,6 +63,11 @@ public abstract class ForwardingConnector implements Connector {
     }
 
     @Override
+    public EndpointContext currentContext(EndpointContext context) {
+        return delegate.currentContext(context);
+    }
+
+    @Override
     public String toString() {
         return getClass().getSimpleName() + "[" + delegate + "]";
     }

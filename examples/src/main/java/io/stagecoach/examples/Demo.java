@@ -81,6 +81,8 @@ final class Demo {
 
         out.println();
         out.println("demo done: every step got the expected code");
+        out.println("to browse a server in a web browser: ./stagecoach server --ws-port 8080, then open the"
+                + " 'explorer at' URL it prints (docs/explorer.md)");
     }
 
     private CoapResponse step(String method, String what, Code expected, ClientCall call) {

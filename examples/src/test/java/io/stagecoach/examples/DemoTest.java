@@ -34,6 +34,8 @@ class DemoTest {
                 "separate response: " + answers.get(7));
         assertTrue(answers.get(8).contains("RST"), answers.get(8));
         assertTrue(printed.contains("demo done"), printed);
+        assertTrue(printed.contains("./stagecoach server --ws-port 8080") && printed.contains("docs/explorer.md"),
+                "the last line points to the explorer: " + printed);
         ThreadLeakCheck.assertNoStagecoachThreads();
     }
 }

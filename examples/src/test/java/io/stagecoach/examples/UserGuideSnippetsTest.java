@@ -20,18 +20,31 @@ import io.stagecoach.core.server.BoundedExecutors;
 import io.stagecoach.core.server.CoapExchange;
 import io.stagecoach.core.server.CoapResource;
 import io.stagecoach.core.server.CoapServer;
+import io.stagecoach.core.server.PeerPrincipal;
 import io.stagecoach.elements.config.Configuration;
+import io.stagecoach.elements.dtls.CertificateCredentials;
+import io.stagecoach.elements.dtls.DtlsConnectorConfig.ClientAuth;
+import io.stagecoach.elements.dtls.PskCredentials;
+import io.stagecoach.elements.dtls.PskStore;
+import io.stagecoach.elements.dtls.TrustStoreVerifier;
+import io.stagecoach.elements.testing.TestCertificates;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.PrivateKey;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -372,5 +385,93 @@ class UserGuideSnippetsTest {
         assertEquals(5000, body.length);
         assertEquals(Code.CHANGED, changed.code());
         assertEquals(3000, stored.get().length);
+    }
+
+    @Test
+    void coaps() throws Exception {
+        // snippet:dtls-server
+        PskStore keys = PskStore.of(Map.of(
+                "sensor-1", "sensor-1-secret".getBytes(StandardCharsets.UTF_8),
+                "admin", "admin-secret".getBytes(StandardCharsets.UTF_8)));
+        server = CoapServer.builder()
+                .udp(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))  // coap://
+                .dtls(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), // coaps://, the same tree
+                        dtls -> dtls.pskStore(keys))
+                .build()
+                .add(CoapResource.named("config")
+                        .onGet(ex -> ex.respond("interval=60"))
+                        .onPut(ex -> {
+                            // who proved what in the DTLS handshake: the basis for authorization
+                            if (!ex.principal().equals(Optional.of(PeerPrincipal.psk("admin")))) {
+                                ex.respond(Code.FORBIDDEN, "admins only");
+                                return;
+                            }
+                            ex.respond(Code.CHANGED);
+                        }))
+                .start();
+        // end:dtls-server
+        String uri = "coaps://127.0.0.1:" + server.endpoints().get(1).address().getPort() + "/config";
+        // snippet:dtls-client
+        try (CoapClient admin = CoapClient.builder(uri)
+                .dtls(dtls -> dtls.pskCredentials(PskCredentials.of("admin", "admin-secret")))
+                .build()) {
+            CoapResponse r = admin.put("interval=30", ContentFormat.TEXT_PLAIN); // 2.04 Changed
+        }
+        // end:dtls-client
+        try (CoapClient admin = CoapClient.builder(uri)
+                .dtls(dtls -> dtls.pskCredentials(PskCredentials.of("admin", "admin-secret"))).build();
+                CoapClient sensor = CoapClient.builder(uri)
+                        .dtls(dtls -> dtls.pskCredentials(PskCredentials.of("sensor-1", "sensor-1-secret"))).build();
+                CoapClient plain = CoapClient.builder("coap://127.0.0.1:" + server.port() + "/config").build()) {
+            assertEquals(Code.CHANGED, admin.put("interval=30", ContentFormat.TEXT_PLAIN).code());
+            assertEquals("interval=60", sensor.get().payloadText());
+            assertEquals(Code.FORBIDDEN, sensor.put("interval=1", ContentFormat.TEXT_PLAIN).code());
+            assertEquals(Code.FORBIDDEN, plain.put("interval=1", ContentFormat.TEXT_PLAIN).code(), "no principal over UDP");
+        }
+        assertThrows(IllegalArgumentException.class, () -> new CoapClient(uri), "coaps needs credentials");
+    }
+
+    @Test
+    void coapsWithCertificatesAndAnAsynchronousRegistry() throws Exception {
+        TestCertificates pki = TestCertificates.create();
+        PrivateKey serverKey = pki.serverKeys.getPrivate();
+        PrivateKey clientKey = pki.clientKeys.getPrivate();
+        X509Certificate serverCert = pki.server;
+        X509Certificate clientCert = pki.client;
+        X509Certificate caCert = pki.ca;
+        Map<String, byte[]> database = new java.util.concurrent.ConcurrentHashMap<>(
+                Map.of("sensor-1", "sensor-1-secret".getBytes(StandardCharsets.UTF_8)));
+        InetSocketAddress bind = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+        // snippet:dtls-registry
+        ExecutorService registry = Executors.newSingleThreadExecutor(); // stands for a registry's client
+        PskStore lookup = (identity, peer) ->
+                CompletableFuture.supplyAsync(() -> database.get(identity), registry); // null: unknown identity
+        // end:dtls-registry
+        try {
+            // snippet:dtls-certificates
+            server = CoapServer.builder()
+                    .dtls(bind, dtls -> dtls
+                            .pskStore(lookup)                          // PSK clients, looked up as they come
+                            .certificateCredentials(CertificateCredentials.x509(serverKey, List.of(serverCert, caCert)))
+                            .certificateVerifier(TrustStoreVerifier.of(List.of(caCert))) // certificate clients
+                            .clientAuth(ClientAuth.NEEDED))
+                    .build()
+                    .add(CoapResource.named("whoami").onGet(ex -> ex.respond(ex.principal().orElseThrow().name())))
+                    .start();
+            String uri = "coaps://127.0.0.1:" + server.port() + "/whoami";
+            CoapClient client = CoapClient.builder(uri)
+                    .dtls(dtls -> dtls
+                            .certificateVerifier(TrustStoreVerifier.of(List.of(caCert))) // whom we trust
+                            .certificateCredentials(CertificateCredentials.x509(clientKey, List.of(clientCert, caCert))))
+                    .build();
+            // end:dtls-certificates
+            try (client; CoapClient psk = CoapClient.builder(uri)
+                    .dtls(dtls -> dtls.pskCredentials(PskCredentials.of("sensor-1", "sensor-1-secret"))).build()) {
+                assertEquals("CN=test client", client.get().payloadText());
+                assertEquals("sensor-1", psk.get().payloadText(), "answered by the registry thread");
+            }
+        } finally {
+            registry.shutdownNow();
+        }
     }
 }

@@ -119,7 +119,8 @@ public final class Replication {
     /**
      * The endpoint configuration of §3.3: MAX_RETRANSMIT from the scenario, backed-off RTO at most
      * 60 s, EXCHANGE_LIFETIME and MAX_TRANSMIT_WAIT (our CLIENT_TIMEOUT) recomputed as in RFC 7252
-     * §4.8.2 with the cap applied; empty tokens, as libcoap's client sends by default.
+     * §4.8.2 with the cap applied; empty tokens, as libcoap's client sends by default; no
+     * amplification limit.
      */
     static Configuration configuration(Scenario s) {
         Duration maxRto = Duration.ofSeconds(60);
@@ -137,6 +138,9 @@ public final class Replication {
                 .set(CoapConfig.EXCHANGE_LIFETIME, Duration.ofSeconds(lifetime))
                 .set(CoapConfig.CLIENT_TIMEOUT, Duration.ofSeconds((long) Math.ceil(wait)))
                 .set(CoapConfig.TOKEN_LENGTH, 0)
+                // The paper's model: one request, one response, nobody spoofing. With the limit on,
+                // a 9-byte request could not draw the response whole (RFC 7252 §11.3).
+                .set(CoapConfig.AMPLIFICATION_FACTOR, 0)
                 .build();
     }
 

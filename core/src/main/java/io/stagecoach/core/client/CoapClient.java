@@ -50,7 +50,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *       {@code coap+tcp}, {@code coaps+tcp}, {@code coap+ws}, {@code coaps+ws}, the secure ones
  *       trusting the JDK's default trust store; configured by {@link #configureDefaultEndpoint}),
  *       created on first use and released by
- *       {@link #shutdownDefaultEndpoint()}; {@code new CoapClient(uri, endpoint)} uses the caller's,
+ *       {@link #shutdownDefaultEndpoint()}; {@code coaps} (DTLS) has no default endpoint, since a
+ *       DTLS client needs credentials: {@link CoapClientBuilder#dtls} gives them;
+ *       {@code new CoapClient(uri, endpoint)} uses the caller's,
  *       which must serve the URI's scheme; a private CA goes to {@link CoapClientBuilder#tls};
  *       {@link #builder(String)} makes a client with an endpoint of its own (configuration,
  *       layers), destroyed by {@link #close()}.</li>
@@ -119,15 +121,17 @@ public class CoapClient implements AutoCloseable {
     /**
      * Points the following calls at {@code uri}.
      *
-     * @throws IllegalArgumentException unless a {@code coap://} URI or one of RFC 8323's
-     *     ({@code coap+tcp://}, {@code coaps+tcp://}, {@code coap+ws://}, {@code coaps+ws://});
-     *     {@code coaps://} is refused until the client has DTLS. With an endpoint of the caller's,
-     *     also when the endpoint's {@linkplain CoapEndpoint#scheme() scheme} is another.
+     * @throws IllegalArgumentException unless a {@code coap://} or {@code coaps://} URI or one of
+     *     RFC 8323's ({@code coap+tcp://}, {@code coaps+tcp://}, {@code coap+ws://},
+     *     {@code coaps+ws://}); with an endpoint of the caller's, also when the endpoint's
+     *     {@linkplain CoapEndpoint#scheme() scheme} is another; without one, for {@code coaps://}:
+     *     DTLS needs credentials, which the shared default endpoint does not have
+     *     ({@link CoapClientBuilder#dtls}).
      */
     public final CoapClient uri(String uri) {
         CoapUri parsed = CoapUri.parse(uri);
-        if (parsed.scheme().equals("coaps")) {
-            throw new IllegalArgumentException("coaps (DTLS) is not supported by this client yet: " + uri);
+        if (endpoint == null && parsed.scheme().equals("coaps")) {
+            throw new IllegalArgumentException(DefaultEndpoint.COAPS_NEEDS_CREDENTIALS + ": " + uri);
         }
         if (endpoint != null && !endpoint.scheme().equals(parsed.scheme())) {
             throw new IllegalArgumentException("a " + parsed.scheme() + " URI needs a " + parsed.scheme()

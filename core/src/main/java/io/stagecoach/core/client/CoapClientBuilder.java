@@ -8,6 +8,7 @@ import io.stagecoach.core.endpoint.CoapEndpointBuilder;
 import io.stagecoach.core.network.MessageInterceptor;
 import io.stagecoach.core.network.stack.LayerStack;
 import io.stagecoach.elements.config.Configuration;
+import io.stagecoach.elements.dtls.DtlsConnectorConfig;
 import io.stagecoach.elements.time.Scheduler;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,7 +19,8 @@ import java.util.function.Consumer;
 
 /**
  * Builds a {@link CoapClient}. Without {@link #endpoint} the client gets an endpoint of its own
- * (UDP on an ephemeral port of every interface, or {@link #bind}; for a {@code coap+tcp},
+ * (UDP on an ephemeral port of every interface, or {@link #bind}; for a {@code coaps} URI a DTLS
+ * client with the {@link #dtls} credentials, which it requires; for a {@code coap+tcp},
  * {@code coaps+tcp}, {@code coap+ws} or {@code coaps+ws} URI a client of that transport, with
  * the {@link #tls} credentials for the secure ones), built with this builder's
  * configuration, clock, interceptors and layer edits, started by {@link #build()} and destroyed by
@@ -43,6 +45,7 @@ public final class CoapClientBuilder {
     private Duration timeout;
     private boolean nons;
     private TlsCredentials credentials;
+    private Consumer<DtlsConnectorConfig.Builder> dtls;
 
     CoapClientBuilder(String uri) {
         this.uri = Objects.requireNonNull(uri, "uri");
@@ -106,6 +109,26 @@ public final class CoapClientBuilder {
         return this;
     }
 
+    /**
+     * What the client's own endpoint proves and trusts over DTLS, for {@code coaps} URIs, set on the
+     * DTLS connector's builder: {@link io.stagecoach.elements.dtls.PskCredentials} (PSK), a
+     * {@link io.stagecoach.elements.dtls.CertificateVerifier} such as
+     * {@link io.stagecoach.elements.dtls.TrustStoreVerifier} to check the server's certificate or
+     * raw public key, and {@link io.stagecoach.elements.dtls.CertificateCredentials} of its own
+     * (X.509 chain or raw public key). Required for a {@code coaps} URI: there is no default.
+     *
+     * <pre>{@code
+     * CoapClient.builder("coaps://gateway/temp")
+     *         .dtls(d -> d.pskCredentials(PskCredentials.of("sensor-1", secret)))
+     *         .build();
+     * }</pre>
+     */
+    public CoapClientBuilder dtls(Consumer<DtlsConnectorConfig.Builder> security) {
+        this.dtls = Objects.requireNonNull(security, "security");
+        customized = true;
+        return this;
+    }
+
     /** See {@link CoapClient#timeout(Duration)}. */
     public CoapClientBuilder timeout(Duration timeout) {
         this.timeout = timeout;
@@ -119,7 +142,8 @@ public final class CoapClientBuilder {
     }
 
     /**
-     * @throws IllegalStateException when both an endpoint and settings for an own endpoint are given
+     * @throws IllegalStateException when both an endpoint and settings for an own endpoint are given,
+     *     for a {@code coaps} URI without {@link #dtls}, or when the DTLS credentials do not fit a client
      * @throws UncheckedIOException when the own endpoint cannot bind
      */
     public CoapClient build() {
@@ -130,8 +154,15 @@ public final class CoapClientBuilder {
             }
             client = new CoapClient(uri, endpoint, false);
         } else {
-            Transport transport = Transport.ofScheme(CoapUri.parse(uri).scheme());
-            if (transport != null) {
+            String scheme = CoapUri.parse(uri).scheme();
+            Transport transport = Transport.ofScheme(scheme);
+            if (scheme.equals("coaps")) {
+                if (dtls == null) {
+                    throw new IllegalStateException("a coaps URI needs DTLS credentials: CoapClientBuilder.dtls(d ->"
+                            + " d.pskCredentials(...)), or .certificateVerifier(...) for certificates");
+                }
+                endpointBuilder.dtlsClient(bind, dtls);
+            } else if (transport != null) {
                 endpointBuilder.streamClient(transport, transport.isSecure()
                         ? (credentials != null ? credentials : TlsCredentials.systemTrust()) : null);
             } else {

@@ -21,6 +21,14 @@ import java.util.Objects;
  */
 final class DefaultEndpoint {
 
+    /**
+     * Why {@code coaps} has no shared endpoint: a DTLS client proves and trusts something (a PSK, a
+     * certificate, a CA), and a process-wide default would have to guess it.
+     */
+    static final String COAPS_NEEDS_CREDENTIALS = "coaps (DTLS) needs credentials, which the shared default"
+            + " endpoint does not have: CoapClient.builder(uri).dtls(d -> d.pskCredentials(...)) or"
+            + " .certificateVerifier(...), or new CoapClient(uri, aDtlsEndpoint)";
+
     private static final Map<String, CoapEndpoint> ENDPOINTS = new HashMap<>();
     private static Configuration config;
 
@@ -40,8 +48,13 @@ final class DefaultEndpoint {
      * The shared endpoint of {@code scheme}: UDP for {@code coap}, a client of the transport for
      * {@code coap+tcp}, {@code coaps+tcp}, {@code coap+ws} and {@code coaps+ws} (the secure ones
      * trusting the JDK's default trust store), created on first use.
+     *
+     * @throws IllegalStateException for {@code coaps}: see {@link #COAPS_NEEDS_CREDENTIALS}
      */
     static synchronized CoapEndpoint get(String scheme) {
+        if (scheme.equals("coaps")) {
+            throw new IllegalStateException(COAPS_NEEDS_CREDENTIALS);
+        }
         CoapEndpoint endpoint = ENDPOINTS.get(scheme);
         if (endpoint == null || !endpoint.isRunning()) {
             if (endpoint != null) {

@@ -1,5 +1,6 @@
 package io.stagecoach.core.coap;
 
+import io.stagecoach.elements.SafeText;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -104,13 +105,17 @@ public final class Option {
         return number * 31 + Arrays.hashCode(value);
     }
 
-    /** E.g. {@code Uri-Path="sensors"}, {@code Content-Format=50}, {@code ETag=0xdeadbeef}. */
+    /**
+     * E.g. {@code Uri-Path="sensors"}, {@code Content-Format=50}, {@code ETag=0xdeadbeef}. A string
+     * value is the peer's text: escaped to printable ASCII and cut at 200 characters
+     * ({@link SafeText#forLog}), so that a log line quoting it cannot be split or recoloured.
+     */
     @Override
     public String toString() {
         OptionNumber n = optionNumber();
         switch (n.format()) {
             case STRING:
-                return n + "=\"" + asString() + "\"";
+                return n + "=\"" + SafeText.forLog(asString(), 200) + "\"";
             case UINT:
                 return value.length <= 8 ? n + "=" + asUint() : n + "=0x" + hex();
             case EMPTY:

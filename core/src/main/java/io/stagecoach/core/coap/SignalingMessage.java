@@ -21,7 +21,7 @@ import java.util.Objects;
  * and has a defined length; everything else is <em>unrecognized</em> ({@link
  * #unrecognizedOptions()}), which for the elective options is what RFC 8323 §5.2 and RFC 7252
  * §5.4.1 say to do: ignore it. The options are kept as received, so a message re-encodes byte for
- * byte. The decoder ({@code io.stagecoach.core.codec.TcpMessageParser}) refuses a message with an unrecognized
+ * byte. The decoder (the codec's {@code TcpMessageParser}) refuses a message with an unrecognized
  * <em>critical</em> option before it gets here.
  */
 public final class SignalingMessage {

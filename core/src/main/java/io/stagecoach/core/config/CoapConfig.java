@@ -6,6 +6,7 @@ import io.stagecoach.elements.config.Definitions;
 import io.stagecoach.elements.config.ModuleDefinitions;
 import io.stagecoach.elements.config.TcpConfig;
 import io.stagecoach.elements.config.UdpConfig;
+import io.stagecoach.elements.dtls.DtlsConfig;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 
@@ -351,10 +352,11 @@ public final class CoapConfig {
 
     /**
      * Every group of settings the library reads, in documentation order: the UDP connectors'
-     * ({@link UdpConfig}), the connection transports' ({@link TcpConfig}) and the CoAP stage's
-     * ({@link #DEFINITIONS}).
+     * ({@link UdpConfig}), the connection transports' ({@link TcpConfig}), the DTLS connector's
+     * ({@link DtlsConfig}) and the CoAP stage's ({@link #DEFINITIONS}).
      */
-    public static final Definitions ALL = Definitions.of(UdpConfig.DEFINITIONS, TcpConfig.DEFINITIONS, DEFINITIONS);
+    public static final Definitions ALL = Definitions.of(UdpConfig.DEFINITIONS, TcpConfig.DEFINITIONS,
+            DtlsConfig.DEFINITIONS, DEFINITIONS);
 
     /** Every setting at its definition's default: what endpoints and servers use unless given one. */
     public static Configuration defaults() {

@@ -28,6 +28,7 @@ import io.stagecoach.core.network.stack.StackServices;
 import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.RawData;
+import io.stagecoach.elements.SafeText;
 import io.stagecoach.elements.StreamConnector;
 import io.stagecoach.elements.config.Configuration;
 import io.stagecoach.elements.time.Scheduler;
@@ -461,7 +462,8 @@ public final class CoapEndpoint {
             inbound.receive(raw);
         } catch (RuntimeException e) {
             // A bug or a throwing layer must not kill the protocol thread (the next datagram is served).
-            LOG.warn("processing a datagram from {} failed", raw.context().peer(), e);
+            LOG.warn("processing a datagram from {} failed: {}", raw.context().peer(), SafeText.forLog(e.toString()));
+            LOG.debug("the stack trace", e); // its message may quote the datagram, unescaped
         }
     }
 
@@ -499,8 +501,12 @@ public final class CoapEndpoint {
 
         @Override
         public long amplificationBudget(Exchange exchange) {
-            return exchange.isLocal() ? Long.MAX_VALUE
-                    : verifier.budget(exchange.peer().peer(), exchange.requestBytes(), exchange.sentBytes());
+            return exchange.isLocal() ? Long.MAX_VALUE : verifier.limit(exchange.requestBytes(), exchange.sentBytes());
+        }
+
+        @Override
+        public byte[] echoChallenge(InetSocketAddress peer) {
+            return verifier.isEnabled() ? verifier.echo(peer) : null;
         }
 
         @Override

@@ -16,6 +16,7 @@ import io.stagecoach.core.network.internal.layers.TokenLayer;
 import io.stagecoach.core.network.stack.LayerStack;
 import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.config.Configuration;
+import io.stagecoach.elements.dtls.DtlsConnectorConfig;
 import io.stagecoach.elements.netty.NettyUdpConnector;
 import io.stagecoach.elements.tcp.HttpResponder;
 import io.stagecoach.elements.tcp.NettyTcpConnector;
@@ -50,9 +51,10 @@ import java.util.random.RandomGenerator;
  * }</pre>
  *
  * <p>A connector comes either ready-built ({@link #connector}: it keeps its own settings) or is
- * created at {@link #build()} by {@link #udp} or {@link #netty} from this builder's
- * configuration ({@code udp.*} keys) and clock, so the endpoint and its connector run on the same
- * time base (a virtual clock in tests). The standard stack is {@link LayerStack}'s; {@link #layers}
+ * created at {@link #build()} by {@link #udp}, {@link #netty}, {@link #tcp}, {@link #tls},
+ * {@link #ws}, {@link #wss}, {@link #dtls} or a client method from this builder's configuration
+ * ({@code udp.*}, {@code tcp.*}, {@code dtls.*} keys) and clock, so the endpoint and its
+ * connector run on the same time base (a virtual clock in tests). The standard stack is {@link LayerStack}'s; {@link #layers}
  * edits it.
  */
 public final class CoapEndpointBuilder {
@@ -150,6 +152,51 @@ public final class CoapEndpointBuilder {
         return stream(transport, true, new InetSocketAddress(0), credentials);
     }
 
+    /**
+     * CoAP over DTLS ({@code coaps}, RFC 7252 §9.1): a DTLS 1.2 server on {@code bind} (port 0: a
+     * free port at start), created at {@link #build()} with this builder's {@code dtls.*}
+     * configuration and clock. {@code security} then sets what the server proves and whom it accepts
+     * on the connector's builder: a {@link io.stagecoach.elements.dtls.PskStore} and/or
+     * {@link io.stagecoach.elements.dtls.CertificateCredentials} (X.509 chain or raw public key),
+     * and for client certificates a {@link io.stagecoach.elements.dtls.CertificateVerifier} with a
+     * {@link DtlsConnectorConfig.ClientAuth}; it may override anything else the builder offers
+     * (cipher suites, connection IDs, a simulated transport in tests). Needs BouncyCastle
+     * (bcprov, bcutil, bctls 1.84) on the class path.
+     *
+     * <pre>{@code
+     * CoapEndpoint.builder().dtls(new InetSocketAddress(5684),
+     *         dtls -> dtls.pskStore(PskStore.of(Map.of("sensor-1", secret)))).build();
+     * }</pre>
+     *
+     * @throws IllegalStateException at {@link #build()} when the credentials do not fit a server
+     */
+    public CoapEndpointBuilder dtls(InetSocketAddress bind, Consumer<DtlsConnectorConfig.Builder> security) {
+        return dtls(DtlsConnectorConfig.Role.SERVER, bind, security);
+    }
+
+    /**
+     * A DTLS client ({@code coaps}) bound to {@code bind} (port 0: an ephemeral port): a session
+     * to a server opens with the first message to it and carries later ones. {@code security} sets
+     * what the client proves and trusts: {@link io.stagecoach.elements.dtls.PskCredentials}, or a
+     * {@link io.stagecoach.elements.dtls.CertificateVerifier} (e.g. a
+     * {@link io.stagecoach.elements.dtls.TrustStoreVerifier}) with optional
+     * {@link io.stagecoach.elements.dtls.CertificateCredentials} of its own.
+     *
+     * @throws IllegalStateException at {@link #build()} when the credentials do not fit a client
+     */
+    public CoapEndpointBuilder dtlsClient(InetSocketAddress bind, Consumer<DtlsConnectorConfig.Builder> security) {
+        return dtls(DtlsConnectorConfig.Role.CLIENT, bind, security);
+    }
+
+    private CoapEndpointBuilder dtls(DtlsConnectorConfig.Role role, InetSocketAddress bind,
+            Consumer<DtlsConnectorConfig.Builder> security) {
+        Objects.requireNonNull(bind, "bind");
+        Objects.requireNonNull(security, "security");
+        this.connector = null;
+        this.connectorFactory = b -> DtlsConnectors.create(role, b.config, bind, b.scheduler, security);
+        return this;
+    }
+
     /** For a {@link #ws}/{@link #wss} server: answers HTTP requests to other paths (static files). */
     public CoapEndpointBuilder httpResponder(HttpResponder responder) {
         this.httpResponder = Objects.requireNonNull(responder, "responder");
@@ -226,8 +273,9 @@ public final class CoapEndpointBuilder {
 
     /**
      * @throws IllegalStateException without a connector ({@link #connector}, {@link #udp},
-     *     {@link #netty}, {@link #tcp}...), or when a Netty connector is asked for without Netty on
-     *     the class path
+     *     {@link #netty}, {@link #tcp}, {@link #dtls}...), when a Netty connector is asked for
+     *     without Netty or a DTLS one without BouncyCastle on the class path, or when the DTLS
+     *     credentials do not fit the role
      */
     public CoapEndpoint build() {
         if (connector == null && connectorFactory == null) {
@@ -290,6 +338,24 @@ public final class CoapEndpointBuilder {
 
     private UdpConnectorConfig.Builder udpConfig(InetSocketAddress bind) {
         return UdpConnector.builder().apply(config).bindAddress(bind).clock(scheduler);
+    }
+
+    /** Keeps BouncyCastle out of this builder's linkage: it loads only when dtls() is used. */
+    private static final class DtlsConnectors {
+        static Connector create(DtlsConnectorConfig.Role role, Configuration config, InetSocketAddress bind,
+                Scheduler scheduler, Consumer<DtlsConnectorConfig.Builder> security) {
+            // dtls.* first, then the endpoint's address and clock (the sweep runs on the endpoint's
+            // timer: no thread of its own), then the caller's credentials and overrides
+            DtlsConnectorConfig.Builder b = DtlsConnectorConfig.builder(role).apply(config).bindAddress(bind)
+                    .scheduler(scheduler);
+            security.accept(b);
+            try {
+                return b.build();
+            } catch (NoClassDefFoundError e) {
+                throw new IllegalStateException("coaps (DTLS) needs BouncyCastle (bcprov-jdk18on, bcutil-jdk18on,"
+                        + " bctls-jdk18on) on the class path", e);
+            }
+        }
     }
 
     /** Keeps Netty classes out of this builder's linkage: they load only when netty() is used. */

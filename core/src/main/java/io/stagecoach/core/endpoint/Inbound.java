@@ -23,6 +23,7 @@ import io.stagecoach.core.network.stack.LayerStack;
 import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.LogThrottle;
 import io.stagecoach.elements.RawData;
+import io.stagecoach.elements.SafeText;
 import io.stagecoach.elements.time.Clock;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -46,7 +47,8 @@ import org.slf4j.LoggerFactory;
  *   <tr><td>Empty CON (ping)</td><td>RST (§4.3)</td></tr>
  *   <tr><td>ACK/RST matching nothing</td><td>nothing</td></tr>
  *   <tr><td>CON/NON response matching nothing</td><td>RST, nothing remembered (§4.2, §4.3; RFC 7641 §3.6)</td></tr>
- *   <tr><td>new CON request while the dedup store is full</td><td>5.03 with Max-Age</td></tr>
+ *   <tr><td>new CON request from a source over its dedup quota</td><td>5.03 with Max-Age (a full store
+ *       evicts from its heaviest source instead)</td></tr>
  *   <tr><td>CON request over a {@link RequestLimits} limit</td><td>4.00 or 4.04 (NON: nothing)</td></tr>
  *   <tr><td>request on which a layer throws</td><td>5.00, exchange ended</td></tr>
  * </table>
@@ -200,8 +202,11 @@ final class Inbound {
             counters.increment(Counter.STACK_ERRORS);
             long held = failureLog.tryAcquire();
             if (held >= 0) {
+                // the exception's text may quote the request: escaped here, the stack trace at DEBUG
                 LOG.warn("a layer threw on {} from {}; answering 5.00 ({} more since the last report;"
-                        + " all are counted in STACK_ERRORS)", request, exchange.peer(), held, e);
+                        + " all are counted in STACK_ERRORS): {}", request, exchange.peer(), held,
+                        SafeText.forLog(e.toString()));
+                LOG.debug("the layer's stack trace", e);
             }
             if (exchange.isComplete()) {
                 return;

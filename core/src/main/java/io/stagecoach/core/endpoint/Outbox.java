@@ -21,6 +21,7 @@ import io.stagecoach.core.network.internal.ExchangeStore;
 import io.stagecoach.core.network.internal.MessageIdProvider;
 import io.stagecoach.core.network.internal.MidExhaustedException;
 import io.stagecoach.core.network.internal.dedup.DeduplicationStore;
+import io.stagecoach.core.network.internal.layers.ObserveRelation;
 import io.stagecoach.core.network.stack.LayerStack;
 import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.EndpointContext;
@@ -37,8 +38,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>It also keeps the amplification limit (RFC 7252 §11.3): every datagram answering a request
  * from an address not verified ({@link AddressVerifier}) counts against factor × the request's
- * size. A first answer over the limit is replaced by 4.01 with an Echo challenge (RFC 9175 §2.4);
- * a later one (a notification, a retransmission) is not sent, as if lost. Notifications may
+ * size. A first response over the limit is replaced by 4.01 with an Echo challenge (RFC 9175
+ * §2.4); a later one (a notification, a retransmission) is not sent, as if lost. Notifications may
  * occupy at most OBSERVE_MAX_NOTIFICATIONS_IN_FLIGHT places in the connector's outbound queue.
  *
  * <p>Runs on the thread that holds the exchange.
@@ -105,7 +106,12 @@ final class Outbox implements LayerStack.Outbox {
 
     @Override
     public void sendResponse(Exchange exchange, Response response) {
+        if (!exchange.isLocal() && response.type() != Type.ACK) {
+            followPeer(exchange);
+        }
         Response r = response;
+        // a CON that has its MID already is being sent again (a piggybacked ACK got the request's)
+        boolean retransmission = r.type() == Type.CON && r.mid() >= 0;
         if (r.mid() < 0) {
             int mid = nextMid(exchange);
             if (mid < 0) {
@@ -117,10 +123,11 @@ final class Outbox implements LayerStack.Outbox {
         }
         byte[] bytes = encode(r);
         if (!exchange.isLocal() && verifier.isEnabled()) {
-            long budget = verifier.budget(exchange.peer().peer(), exchange.requestBytes(), exchange.sentBytes());
-            if (bytes.length > budget) {
-                if (exchange.sentBytes() > 0) {
-                    // a later message of a relation or a retransmission: as if lost (RFC 7252 §11.3)
+            long limit = verifier.limit(exchange.requestBytes(), exchange.sentBytes());
+            // the lookup only for an answer over the limit: most fit, and cost no lookup at all
+            if (bytes.length > limit && !verifier.isVerified(exchange.peer().peer())) {
+                if (retransmission || isNotification(exchange)) {
+                    // a later response: as if lost (RFC 7252 §11.3)
                     counters.increment(Counter.AMPLIFICATION_LIMITED);
                     return;
                 }
@@ -132,7 +139,8 @@ final class Outbox implements LayerStack.Outbox {
             exchange.addSentBytes(bytes.length);
         }
         SendCallback callback = null;
-        if (r.type() != Type.ACK && !exchange.isLocal() && r.options().has(OptionNumber.OBSERVE)) {
+        if (r.type() != Type.ACK && !exchange.isLocal() && r.options().has(OptionNumber.OBSERVE)
+                && isNotification(exchange)) {
             // A notification: it may take only its share of the connector's outbound queue.
             if (notificationsInFlight.get() >= maxNotificationsInFlight) {
                 counters.increment(Counter.NOTIFICATIONS_HELD);
@@ -151,6 +159,12 @@ final class Outbox implements LayerStack.Outbox {
             dedup.complete(exchange.peer().peer(), request.mid(), bytes);
         }
         transmit(exchange, r.type(), bytes, callback);
+    }
+
+    /** Whether {@code exchange} answered its registration already: what it sends now is a notification. */
+    private static boolean isNotification(Exchange exchange) {
+        ObserveRelation relation = ObserveRelation.of(exchange);
+        return relation != null && relation.isNotifying();
     }
 
     @Override
@@ -174,6 +188,21 @@ final class Outbox implements LayerStack.Outbox {
             dedup.complete(peer, message.mid(), bytes);
         }
         transmit(exchange, message.type(), bytes, null);
+    }
+
+    /**
+     * A response that is not piggybacked (a separate response, a notification, a retransmission)
+     * goes where the peer is now: a DTLS session with a connection ID may have moved since the
+     * request (RFC 9146 §6), and the peer's ACK will come from there. Other connectors answer with
+     * the same context and this costs a call.
+     */
+    private void followPeer(Exchange exchange) {
+        EndpointContext was = exchange.peer();
+        EndpointContext now = connector.currentContext(was);
+        if (now != was && !now.peer().equals(was.peer())) {
+            store.move(exchange, now);
+            counters.increment(Counter.PEER_MOVED);
+        }
     }
 
     /**

@@ -61,7 +61,12 @@ public final class EndpointCounters {
          */
         AMPLIFICATION_LIMITED,
         /** Notifications not sent because too many were waiting in the connector already. */
-        NOTIFICATIONS_HELD
+        NOTIFICATIONS_HELD,
+        /**
+         * Exchanges that followed their peer to a new address: a DTLS session with a connection ID
+         * moved (RFC 9146 §6) while a separate response or an observe relation was open.
+         */
+        PEER_MOVED
     }
 
     /** What the endpoint and its standard layers report on demand. */

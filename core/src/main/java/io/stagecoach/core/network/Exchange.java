@@ -68,7 +68,7 @@ public final class Exchange {
 
     // the Origin as a boolean packs next to `complete`: 64 B per exchange instead of 72
     private final boolean local;
-    private final EndpointContext peer;
+    private volatile EndpointContext peer; // moves only with a DTLS session that moved (movePeer)
     private volatile Request request;
     private final long createdNanos;
     private final Listener listener;
@@ -107,6 +107,16 @@ public final class Exchange {
 
     public EndpointContext peer() {
         return peer;
+    }
+
+    /**
+     * The peer answers from another address in the same security association: a DTLS session
+     * with a connection ID that moved (RFC 9146 §6). Later messages of this exchange go to
+     * {@code moved}. For the endpoint, which re-registers the exchange's keys at the same time
+     * ({@code ExchangeStore.move}); the caller holds the exchange.
+     */
+    public void movePeer(EndpointContext moved) {
+        this.peer = Objects.requireNonNull(moved, "moved");
     }
 
     /** The whole request (for a blockwise upload: as the application sees it). */

@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -131,6 +132,15 @@ public final class CoapExchange {
 
     public InetSocketAddress sourceAddress() {
         return exchange.peer().peer();
+    }
+
+    /**
+     * Who the client proved to be in its DTLS handshake ({@code coaps}, RFC 7252 §9.1.3): its PSK
+     * identity, certificate subject or raw public key; empty over an unauthenticated transport.
+     * The basis for authorization in a handler or a {@link HandlerInterceptor}.
+     */
+    public Optional<PeerPrincipal> principal() {
+        return PeerPrincipal.of(exchange.peer());
     }
 
     /**

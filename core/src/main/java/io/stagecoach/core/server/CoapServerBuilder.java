@@ -7,6 +7,7 @@ import io.stagecoach.core.network.MessageInterceptor;
 import io.stagecoach.core.network.stack.LayerStack;
 import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.config.Configuration;
+import io.stagecoach.elements.dtls.DtlsConnectorConfig;
 import io.stagecoach.elements.tcp.TlsCredentials;
 import io.stagecoach.elements.time.Scheduler;
 import java.net.InetSocketAddress;
@@ -31,11 +32,12 @@ import java.util.function.Supplier;
  *         .build();
  * }</pre>
  *
- * Any mix of transports serves the same tree: {@code .udp(a).tcp(b).tls(c, credentials).ws(d)}.
- * The endpoints of {@link #udp}, {@link #netty}, {@link #tcp}, {@link #tls}, {@link #ws},
- * {@link #wss} and {@link #connector} are created at
- * {@link #build()} with this builder's {@link #config} (for {@code udp}/{@code netty} including
- * the {@code udp.*} settings of the connectors they create), {@link #scheduler} (those
+ * Any mix of transports serves the same tree:
+ * {@code .udp(a).dtls(b, security).tcp(c).tls(d, credentials).ws(e)}.
+ * The endpoints of {@link #udp}, {@link #netty}, {@link #dtls}, {@link #tcp}, {@link #tls},
+ * {@link #ws}, {@link #wss} and {@link #connector} are created at
+ * {@link #build()} with this builder's {@link #config} (including the {@code udp.*},
+ * {@code dtls.*} and {@code tcp.*} settings of the connectors they create), {@link #scheduler} (those
  * connectors' clock too), {@link #protocolExecutor}, {@link #layers}, {@link #interceptor}s and
  * {@link #configureEndpoints} edits. An {@link #endpoint} handed in
  * ready-built keeps its own. Without any endpoint the server listens on UDP port 5683 of every
@@ -89,6 +91,20 @@ public final class CoapServerBuilder {
         Objects.requireNonNull(bind, "bind");
         Objects.requireNonNull(credentials, "credentials");
         endpoints.add(() -> endpoint(b -> b.tls(bind, credentials)));
+        return this;
+    }
+
+    /**
+     * An endpoint for CoAP over DTLS ({@code coaps}, RFC 7252 §9.1) on {@code bind}; the
+     * {@code dtls.*} settings apply, then {@code security} sets the credentials on the connector's
+     * builder (see {@link CoapEndpointBuilder#dtls}):
+     * {@code .dtls(new InetSocketAddress(5684), dtls -> dtls.pskStore(store))}. Handlers read who
+     * authenticated with {@link CoapExchange#principal()}. Needs BouncyCastle on the class path.
+     */
+    public CoapServerBuilder dtls(InetSocketAddress bind, Consumer<DtlsConnectorConfig.Builder> security) {
+        Objects.requireNonNull(bind, "bind");
+        Objects.requireNonNull(security, "security");
+        endpoints.add(() -> endpoint(b -> b.dtls(bind, security)));
         return this;
     }
 

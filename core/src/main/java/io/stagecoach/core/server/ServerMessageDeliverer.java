@@ -11,6 +11,7 @@ import io.stagecoach.core.network.internal.layers.ObserveRelation;
 import io.stagecoach.core.network.stack.LayerStack;
 import io.stagecoach.core.server.internal.ObserverBudget;
 import io.stagecoach.elements.LogThrottle;
+import io.stagecoach.elements.SafeText;
 import io.stagecoach.elements.time.Clock;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -217,8 +218,11 @@ final class ServerMessageDeliverer implements LayerStack.Inbox {
         counters.handlerErrors.increment();
         long held = failureLog.tryAcquire();
         if (held >= 0) {
+            // the exception's text may quote the request (a query, a payload): escaped here, the
+            // stack trace (unescaped) at DEBUG
             LOG.warn("handler of {} threw on {} {} ({} more handler failures since the last report; all"
-                    + " are counted)", resource.uri(), cx.method(), cx.exchange(), held, t);
+                    + " are counted): {}", resource.uri(), cx.method(), cx.exchange(), held, SafeText.forLog(t.toString()));
+            LOG.debug("the handler's stack trace", t);
         }
         // the exception's text may name internals or echo attacker input: only when asked for
         byte[] diagnostic = diagnostics ? diagnostic(t) : new byte[0];

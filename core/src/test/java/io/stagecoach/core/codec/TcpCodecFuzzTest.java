@@ -5,9 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.stagecoach.core.codec.MessageFormatException.Verdict;
 import io.stagecoach.core.coap.Message;
 import io.stagecoach.core.coap.SignalingMessage;
+import io.stagecoach.core.codec.MessageFormatException.Verdict;
+import io.stagecoach.core.testutil.Mutations;
 import io.stagecoach.core.testutil.ReliableTestVectors;
 import io.stagecoach.core.testutil.TestVectors;
 import java.util.ArrayList;
@@ -119,33 +120,7 @@ class TcpCodecFuzzTest {
             rnd.nextBytes(b);
             return tcp && rnd.nextBoolean() ? refit(b) : b;
         }
-        byte[] b = seeds.get(rnd.nextInt(seeds.size())).clone();
-        int mutations = 1 + rnd.nextInt(3);
-        for (int m = 0; m < mutations; m++) {
-            switch (rnd.nextInt(4)) {
-                case 0: // bit flip
-                    if (b.length > 0) {
-                        b[rnd.nextInt(b.length)] ^= (byte) (1 << rnd.nextInt(8));
-                    }
-                    break;
-                case 1: // truncation
-                    b = Arrays.copyOf(b, rnd.nextInt(b.length + 1));
-                    break;
-                case 2: { // insertion
-                    int at = rnd.nextInt(b.length + 1);
-                    byte[] c = new byte[b.length + 1];
-                    System.arraycopy(b, 0, c, 0, at);
-                    c[at] = (byte) rnd.nextInt(256);
-                    System.arraycopy(b, at, c, at + 1, b.length - at);
-                    b = c;
-                    break;
-                }
-                default: // random byte overwrite
-                    if (b.length > 0) {
-                        b[rnd.nextInt(b.length)] = (byte) rnd.nextInt(256);
-                    }
-            }
-        }
+        byte[] b = Mutations.mutate(rnd, seeds.get(rnd.nextInt(seeds.size())));
         return tcp && rnd.nextInt(3) > 0 ? refit(b) : b;
     }
 

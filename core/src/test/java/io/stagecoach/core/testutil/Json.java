@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A minimal JSON reader for test data (RFC 8259): objects become {@code LinkedHashMap<String,
+ * A minimal JSON reader and writer for tests (RFC 8259): objects become {@code LinkedHashMap<String,
  * Object>}, arrays {@code List<Object>}, strings {@code String}, integers {@code Long}, other
  * numbers {@code Double}, and {@code true/false/null} the matching Java values.
  *
@@ -20,6 +20,72 @@ public final class Json {
 
     private Json(String s) {
         this.s = s;
+    }
+
+    /**
+     * Writes maps (string keys), lists, strings, numbers, booleans and null as JSON (for test
+     * clients that speak a JSON protocol, such as WebDriver).
+     */
+    public static String write(Object value) {
+        StringBuilder sb = new StringBuilder();
+        write(sb, value);
+        return sb.toString();
+    }
+
+    private static void write(StringBuilder sb, Object value) {
+        if (value == null) {
+            sb.append("null");
+        } else if (value instanceof String s) {
+            quote(sb, s);
+        } else if (value instanceof Number || value instanceof Boolean) {
+            sb.append(value);
+        } else if (value instanceof Map<?, ?> map) {
+            sb.append('{');
+            boolean first = true;
+            for (Map.Entry<?, ?> e : map.entrySet()) {
+                if (!first) {
+                    sb.append(',');
+                }
+                first = false;
+                quote(sb, (String) e.getKey());
+                sb.append(':');
+                write(sb, e.getValue());
+            }
+            sb.append('}');
+        } else if (value instanceof List<?> list) {
+            sb.append('[');
+            for (int i = 0; i < list.size(); i++) {
+                if (i > 0) {
+                    sb.append(',');
+                }
+                write(sb, list.get(i));
+            }
+            sb.append(']');
+        } else {
+            throw new IllegalArgumentException("not a JSON value: " + value.getClass());
+        }
+    }
+
+    private static void quote(StringBuilder sb, String s) {
+        sb.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> sb.append("\\\"");
+                case '\\' -> sb.append("\\\\");
+                case '\n' -> sb.append("\\n");
+                case '\r' -> sb.append("\\r");
+                case '\t' -> sb.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        sb.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        sb.append(c);
+                    }
+                }
+            }
+        }
+        sb.append('"');
     }
 
     /** Parses one JSON value; trailing non-whitespace is an error. */

@@ -32,6 +32,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -533,7 +534,17 @@ public final class DtlsConnector implements Connector {
                 sendCiphertext(Arrays.copyOfRange(buf, off, off + len), EndpointContext.of(source), null);
             }
         };
-        DTLSRequest request = v.verifyRequest(clientId, b, 0, b.length, hvr);
+        DTLSRequest request;
+        try {
+            request = v.verifyRequest(clientId, b, 0, b.length, hvr);
+        } catch (RuntimeException e) {
+            // BC 1.84 parses the hello with unchecked exceptions for some bad fields (a reserved
+            // client_version such as {254, 254} throws IllegalArgumentException): a malformed
+            // datagram, dropped like the others (found by DtlsServerFuzzTest)
+            dtlsCounters.datagramsMalformed.increment();
+            LOG.trace("dropped ClientHello from {}: {}", source, e.toString());
+            return;
+        }
         if (request != null) {
             handshakes.admit(source, request);
         }
@@ -562,6 +573,19 @@ public final class DtlsConnector implements Connector {
             return;
         }
         InetSocketAddress peer = data.context().peer();
+        if (connectionId(data.context()) != null) {
+            // RFC 9146 §6: the connection ID names the session, wherever its peer is now; never the
+            // address, which may belong to another session since the peer moved.
+            Session bound = sessionByCid(data.context());
+            if (bound == null) {
+                counters.incrementSendErrors();
+                data.notifyFailed(new SendFailedException(Reason.IO_ERROR, "the DTLS session of connection ID "
+                        + connectionId(data.context()) + " is gone"));
+                return;
+            }
+            encryptAndSend(bound, data);
+            return;
+        }
         Session s = table.get(peer);
         if (s == null) {
             if (config.role() == DtlsConnectorConfig.Role.SERVER) {
@@ -580,6 +604,38 @@ public final class DtlsConnector implements Connector {
             }
         }
         encryptAndSend(s, data);
+    }
+
+    /**
+     * Server: the context of the session whose connection ID {@code context} carries, at the
+     * session's current address (a record routed by that ID may have moved it, RFC 9146 §6);
+     * {@code context} itself when it carries none or that session is gone.
+     */
+    @Override
+    public EndpointContext currentContext(EndpointContext context) {
+        Session s = sessionByCid(context);
+        return s == null ? context : s.context();
+    }
+
+    /** The server's connection ID in {@code context} (hex), or {@code null}; clients route by address. */
+    private String connectionId(EndpointContext context) {
+        if (config.role() != DtlsConnectorConfig.Role.SERVER) {
+            return null;
+        }
+        String cid = context.attribute(DtlsContextKeys.CONNECTION_ID);
+        return cid == null || cid.isEmpty() ? null : cid;
+    }
+
+    private Session sessionByCid(EndpointContext context) {
+        String cid = connectionId(context);
+        if (cid == null) {
+            return null;
+        }
+        try {
+            return table.byCid(CidKey.of(HexFormat.of().parseHex(cid)));
+        } catch (IllegalArgumentException e) {
+            return null; // not one of ours
+        }
     }
 
     void encryptAndSend(Session s, RawData data) {

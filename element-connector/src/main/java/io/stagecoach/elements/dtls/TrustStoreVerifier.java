@@ -1,6 +1,7 @@
 package io.stagecoach.elements.dtls;
 
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
 import java.security.PublicKey;
 import java.security.cert.CertPathValidator;
@@ -26,12 +27,16 @@ import java.util.stream.Collectors;
 public final class TrustStoreVerifier implements CertificateVerifier {
 
     private final Set<TrustAnchor> anchors;
-    private final Set<PublicKey> rawKeys;
+    /**
+     * The trusted keys' SubjectPublicKeyInfo encodings: the peer's key is decoded by another
+     * provider than the one that made ours, and keys of different providers hash differently.
+     */
+    private final Set<ByteBuffer> rawKeys;
     private final boolean anyRawKey;
 
     private TrustStoreVerifier(Collection<X509Certificate> anchors, Collection<PublicKey> rawKeys, boolean anyRawKey) {
         this.anchors = anchors.stream().map(c -> new TrustAnchor(c, null)).collect(Collectors.toUnmodifiableSet());
-        this.rawKeys = Set.copyOf(rawKeys);
+        this.rawKeys = rawKeys.stream().map(k -> ByteBuffer.wrap(k.getEncoded())).collect(Collectors.toUnmodifiableSet());
         this.anyRawKey = anyRawKey;
     }
 
@@ -76,6 +81,6 @@ public final class TrustStoreVerifier implements CertificateVerifier {
 
     @Override
     public CompletionStage<Boolean> verifyRawPublicKey(PublicKey key, InetSocketAddress peer) {
-        return CompletableFuture.completedFuture(anyRawKey || rawKeys.contains(key));
+        return CompletableFuture.completedFuture(anyRawKey || rawKeys.contains(ByteBuffer.wrap(key.getEncoded())));
     }
 }

@@ -742,6 +742,7 @@ public final class NettyTcpConnector implements StreamConnector {
             }
             FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
                     HttpResponseStatus.valueOf(reply.status()), Unpooled.wrappedBuffer(reply.body()));
+            reply.headers().forEach(response.headers()::set);
             response.headers().set(HttpHeaderNames.CONTENT_TYPE, reply.contentType());
             HttpUtil.setContentLength(response, reply.body().length);
             boolean keepAlive = HttpUtil.isKeepAlive(request);

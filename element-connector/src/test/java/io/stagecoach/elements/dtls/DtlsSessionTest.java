@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stagecoach.elements.Connector;
+import io.stagecoach.elements.EndpointContext;
+import io.stagecoach.elements.ForwardingConnector;
+import io.stagecoach.elements.RawData;
 import io.stagecoach.elements.dtls.DtlsTestSupport.Inbox;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
 import io.stagecoach.elements.time.VirtualClock;
@@ -227,5 +230,40 @@ class DtlsSessionTest {
         await(() -> server.dtlsCounters().datagramsMalformed() == 1, "short record counted");
         assertEquals(0, server.dtlsCounters().addressChanges(), "an unauthenticated record moves nothing");
         assertEquals("echo:still", roundTrip(client, inbox, server.getAddress(), "still"));
+    }
+
+    @Test
+    void replayedRecordIsDroppedSilentlyAndMovesNothing() throws Exception {
+        DtlsConnector server = open(DtlsTestSupport.pskServer());
+        DtlsTestSupport.echo(server);
+        List<byte[]> wire = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Connector[] below = new Connector[1];
+        DtlsConnector client = open(DtlsTestSupport.pskClient().transport(c -> {
+            below[0] = new ForwardingConnector(
+                    io.stagecoach.elements.udp.UdpConnector.builder().bindAddress(DtlsTestSupport.LOOPBACK).build()) {
+                @Override
+                public void send(RawData data) {
+                    wire.add(data.bytes());
+                    super.send(data);
+                }
+            };
+            return below[0];
+        }));
+        Inbox inbox = new Inbox();
+        inbox.attach(client);
+        assertEquals("echo:once", roundTrip(client, inbox, server.getAddress(), "once"));
+        byte[] record = wire.get(wire.size() - 1);
+        assertEquals(25, record[0], "the request went as a tls12_cid record");
+
+        below[0].send(RawData.outbound(record, EndpointContext.of(server.getAddress()), null)); // same source
+        try (DatagramSocket raw = new DatagramSocket(DtlsTestSupport.LOOPBACK)) {
+            raw.send(new DatagramPacket(record, record.length, server.getAddress())); // another source
+        }
+        await(() -> server.dtlsCounters().recordsReplayed() == 2, "both replays counted");
+        assertEquals(0, server.dtlsCounters().addressChanges(), "a replay from elsewhere moves nothing");
+        assertEquals(0, server.dtlsCounters().recordsBadMac());
+        assertEquals("echo:next", roundTrip(client, inbox, server.getAddress(), "next"));
+        assertEquals(0, inbox.queue.size(), "no echo of a replay");
+        assertNotNull(server.sessionContext(client.getAddress()), "the session stays at the client's address");
     }
 }

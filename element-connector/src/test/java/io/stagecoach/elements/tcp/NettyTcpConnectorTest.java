@@ -210,12 +210,15 @@ class NettyTcpConnectorTest {
     @Test
     void aWebSocketServerAnswersOtherHttpRequestsThroughItsResponder() throws Exception {
         NettyTcpConnector server = start(TcpConnectorConfig.builder().transport(Transport.WS).bindAddress(LOOPBACK)
-                .httpResponder((method, path) -> path.equals("/") ? HttpResponder.Reply.ok("text/html",
-                        "<h1>explorer</h1>".getBytes(StandardCharsets.UTF_8)) : null));
+                .httpResponder((method, path) -> path.equals("/") ? new HttpResponder.Reply(200, "text/html",
+                        "<h1>explorer</h1>".getBytes(StandardCharsets.UTF_8),
+                        java.util.Map.of("Cache-Control", "no-cache")) : null));
         server.setConnectionHandler(new Events(server, null));
         server.start();
-        assertTrue(http(server, "/").startsWith("HTTP/1.1 200 OK"));
-        assertTrue(http(server, "/").endsWith("<h1>explorer</h1>"));
+        String page = http(server, "/");
+        assertTrue(page.startsWith("HTTP/1.1 200 OK"), page);
+        assertTrue(page.toLowerCase(java.util.Locale.ROOT).contains("\r\ncache-control: no-cache\r\n"), page);
+        assertTrue(page.endsWith("<h1>explorer</h1>"), page);
         assertTrue(http(server, "/missing").startsWith("HTTP/1.1 404"));
     }
 

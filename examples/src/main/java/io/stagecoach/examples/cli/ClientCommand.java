@@ -123,7 +123,8 @@ public final class ClientCommand {
 
     /**
      * An endpoint whose block size is {@code -b} (uploads over it go Block1), tracing with {@code -v};
-     * UDP for coap URIs, a client of the transport for the RFC 8323 schemes.
+     * UDP for coap URIs, DTLS for coaps ({@code -u}/{@code -k}, {@code -C}/{@code -c}/{@code -j}), a
+     * client of the transport for the RFC 8323 schemes.
      */
     static CoapEndpoint endpoint(ClientOptions o, PrintStream err) {
         Configuration.Builder config = CoapConfig.builder();
@@ -131,19 +132,14 @@ public final class ClientCommand {
             Plugtest.blockSize(config, o.blockSize);
         }
         CoapEndpointBuilder b = CoapEndpoint.builder().config(config.build());
-        Transport transport = Transport.ofScheme(CoapUri.parse(o.uri).scheme());
-        if (transport == null) {
+        String scheme = CoapUri.parse(o.uri).scheme();
+        Transport transport = Transport.ofScheme(scheme);
+        if (scheme.equals("coaps")) {
+            b.dtlsClient(new InetSocketAddress(0), CliCredentials.dtlsClient(o)); // the handshake opens with the request
+        } else if (transport == null) {
             b.udp(new InetSocketAddress(0));
         } else {
-            TlsCredentials credentials = null;
-            if (transport.isSecure()) {
-                try {
-                    credentials = o.key != null || o.ca != null ? TlsCredentials.fromPem(o.cert, o.key, o.ca)
-                            : TlsCredentials.systemTrust();
-                } catch (IOException e) {
-                    throw new IllegalArgumentException(e.getMessage(), e);
-                }
-            }
+            TlsCredentials credentials = transport.isSecure() ? CliCredentials.tlsClient(o) : null;
             b.streamClient(transport, credentials); // RFC 8323: a connection, opened by the request
         }
         if (o.verbose) {

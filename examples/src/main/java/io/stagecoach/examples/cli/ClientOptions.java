@@ -39,9 +39,16 @@ final class ClientOptions {
     boolean verbose;
     Path output;
     boolean help;
+    /** {@code -C}/{@code --ca}: trusted issuers of the server's certificate. */
     Path ca;
+    /** {@code -c}/{@code --cert}: this client's certificate chain. */
     Path cert;
+    /** {@code -j}/{@code --key}: the PKCS#8 private key of {@link #cert}. */
     Path key;
+    /** {@code -u}: PSK identity (coaps). */
+    String pskIdentity;
+    /** {@code -k}: PSK secret (coaps): UTF-8 text, or bytes when written {@code 0x...}. */
+    byte[] pskKey;
 
     static String usage() {
         return String.join("\n",
@@ -60,9 +67,14 @@ final class ClientOptions {
                 "  -B, --timeout SECONDS       give up after SECONDS (default 90)",
                 "  -v, --verbose               show the messages on the wire (stderr), code and options",
                 "  -o, --output FILE           write the payload to FILE instead of stdout",
-                "  --ca FILE                   coaps+tcp, coaps+ws: PEM certificates to trust (default: the JDK's)",
-                "  --cert FILE, --key FILE     coaps+tcp, coaps+ws: a client certificate chain and PKCS#8 key (PEM)",
-                "URI schemes: coap, coap+tcp, coaps+tcp, coap+ws, coaps+ws (RFC 8323)",
+                "  -u IDENTITY                 coaps: PSK identity (with -k)",
+                "  -k KEY                      coaps: pre-shared key, UTF-8 text or 0x-prefixed hex (with -u)",
+                "  -C, --ca FILE               coaps, coaps+tcp, coaps+ws: PEM certificates to trust for the server's",
+                "                              certificate (coaps+tcp/ws default: the JDK's; coaps: no default)",
+                "  -c, --cert FILE             coaps, coaps+tcp, coaps+ws: this client's PEM certificate chain, leaf first",
+                "  -j, --key FILE              the PKCS#8 PEM private key of -c (default: a PRIVATE KEY block in -c's file)",
+                "coaps (DTLS) needs -u and -k, or -C (and optionally -c, -j), or both",
+                "URI schemes: coap, coaps (DTLS), coap+tcp, coaps+tcp, coap+ws, coaps+ws (RFC 8323)",
                 "exit status: 0 on 2.xx, 1 on 4.xx/5.xx, 2 on timeout or error (reason on stderr)",
                 "");
     }
@@ -74,9 +86,16 @@ final class ClientOptions {
             String flag = c.nextFlag();
             switch (flag) {
                 case "-h", "--help" -> o.help = true;
-                case "--ca" -> o.ca = Path.of(c.value());
-                case "--cert" -> o.cert = Path.of(c.value());
-                case "--key" -> o.key = Path.of(c.value());
+                case "-C", "--ca" -> o.ca = Path.of(c.value());
+                case "-c", "--cert" -> o.cert = Path.of(c.value());
+                case "-j", "--key" -> o.key = Path.of(c.value());
+                case "-u" -> {
+                    o.pskIdentity = c.value();
+                    if (o.pskIdentity.isEmpty()) {
+                        throw new UsageException("-u: the PSK identity must not be empty");
+                    }
+                }
+                case "-k" -> o.pskKey = secret("-k", c.value());
                 case "-m", "--method" -> o.method = method(c.value());
                 case "-e", "--payload" -> o.payload = c.value().getBytes(StandardCharsets.UTF_8);
                 case "-f", "--payload-file" -> o.payloadFile = c.value();
@@ -107,13 +126,41 @@ final class ClientOptions {
             }
         }
         if (o.uri == null && !o.help) {
-            throw new UsageException("a coap:// (or coap+tcp://, coaps+tcp://, coap+ws://, coaps+ws://) URI is"
-                    + " required; try './stagecoach client --help'");
+            throw new UsageException("a coap:// (or coaps://, coap+tcp://, coaps+tcp://, coap+ws://, coaps+ws://)"
+                    + " URI is required; try './stagecoach client --help'");
+        }
+        if ((o.pskIdentity == null) != (o.pskKey == null)) {
+            throw new UsageException("PSK needs both -u IDENTITY and -k KEY");
+        }
+        if (o.key != null && o.cert == null) {
+            throw new UsageException("-j/--key needs -c/--cert, the certificate chain it belongs to");
         }
         if (o.payload != null && o.payloadFile != null) {
             throw new UsageException("give -e/--payload or -f/--payload-file, not both");
         }
         return o;
+    }
+
+    /**
+     * A pre-shared key as libcoap's {@code -k} and {@code --psk} of the server take it: the UTF-8
+     * bytes of {@code text}, or the bytes of the hex digits after a {@code 0x} prefix.
+     */
+    static byte[] secret(String flag, String text) throws UsageException {
+        if (text.isEmpty()) {
+            throw new UsageException(flag + ": the key must not be empty");
+        }
+        if (text.startsWith("0x") || text.startsWith("0X")) {
+            try {
+                byte[] bytes = HexFormat.of().parseHex(text.substring(2));
+                if (bytes.length == 0) {
+                    throw new UsageException(flag + ": no hex digits after 0x");
+                }
+                return bytes;
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(flag + ": bad hex key '" + text + "'");
+            }
+        }
+        return text.getBytes(StandardCharsets.UTF_8);
     }
 
     /** The Block2/Block1 option that asks for {@link #blockSize} (RFC 7959 §2.2), or null. */

@@ -7,20 +7,23 @@ import io.stagecoach.core.server.CoapServer;
 import io.stagecoach.core.server.CoapServerBuilder;
 import io.stagecoach.elements.config.Configuration;
 import io.stagecoach.elements.config.UdpConfig;
+import io.stagecoach.elements.dtls.DtlsConfig;
 import io.stagecoach.elements.netty.NettyUdpConnector;
 import io.stagecoach.elements.tcp.TlsCredentials;
 import io.stagecoach.elements.time.RealTimeScheduler;
+import io.stagecoach.examples.explorer.ExplorerPage;
 import io.stagecoach.examples.faults.FaultInjector;
 import io.stagecoach.examples.plugtest.Plugtest;
 import java.io.IOException;
 import java.net.Inet6Address;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * A running plugtest server as {@code ./stagecoach server} starts it: the configuration (file,
- * then flags), one endpoint on the chosen connector, one real-time scheduler shared by endpoint and
+ * then flags), one endpoint on the chosen connector (and one per further transport asked for), one real-time scheduler shared by endpoint and
  * resources. {@link #close()} releases all of it and is idempotent (the shutdown hook and the
  * signal path may both call it).
  */
@@ -64,6 +67,10 @@ final class PlugtestServerRunner implements AutoCloseable {
             sb.udp(bind);
             name = "udp";
         }
+        if (o.dtlsPort >= 0) {
+            sb.dtls(o.bind == null ? new InetSocketAddress(o.dtlsPort) : new InetSocketAddress(o.bind, o.dtlsPort),
+                    CliCredentials.dtlsServer(o));
+        }
         if (o.tcpPort >= 0) {
             sb.tcp(o.bind == null ? new InetSocketAddress(o.tcpPort) : new InetSocketAddress(o.bind, o.tcpPort));
         }
@@ -73,6 +80,9 @@ final class PlugtestServerRunner implements AutoCloseable {
         }
         if (o.wsPort >= 0) {
             sb.ws(o.bind == null ? new InetSocketAddress(o.wsPort) : new InetSocketAddress(o.bind, o.wsPort));
+            // The explorer page on the same port (docs/explorer.md); the other endpoints ignore it.
+            ExplorerPage explorer = ExplorerPage.load();
+            sb.configureEndpoints(b -> b.httpResponder(explorer));
         }
         if (o.faultRate > 0) {
             FaultInjector.Builder fb = FaultInjector.builder().seed(o.faultSeed);
@@ -124,21 +134,42 @@ final class PlugtestServerRunner implements AutoCloseable {
         if (o.protocolThreads >= 0) {
             b.set(CoapConfig.PROTOCOL_THREADS, o.protocolThreads);
         }
+        if (o.cidLength >= 0) {
+            b.set(DtlsConfig.CID_LENGTH, o.cidLength);
+        }
         return b.build();
     }
 
     /**
      * The ready lines: {@link #readyLine()}, then {@code listening on SCHEME://ADDR:PORT} for each
-     * further transport (coap+tcp, coaps+tcp, coap+ws), in that order.
+     * further transport (coaps, coap+tcp, coaps+tcp, coap+ws), in that order, and with coap+ws
+     * {@code explorer at http://ADDR:PORT/} last.
      */
     List<String> readyLines() {
         List<String> lines = new ArrayList<>();
         lines.add(readyLine());
         List<CoapEndpoint> endpoints = server.endpoints();
+        String explorer = null;
         for (int i = 1; i < endpoints.size(); i++) {
-            lines.add("listening on " + endpoints.get(i).scheme() + "://" + hostPort(endpoints.get(i).address()));
+            CoapEndpoint e = endpoints.get(i);
+            lines.add("listening on " + e.scheme() + "://" + hostPort(e.address()));
+            if (e.scheme().equals("coap+ws")) {
+                explorer = "explorer at http://" + browsable(e.address()) + "/ (open it in a browser; docs/explorer.md)";
+            }
+        }
+        if (explorer != null) {
+            lines.add(explorer);
         }
         return lines;
+    }
+
+    /**
+     * As {@link #hostPort}, with the loopback address for a wildcard one: a browser cannot open
+     * 0.0.0.0, and a socket bound to the wildcard (IPv4 and, dual-stack, IPv6) accepts loopback.
+     */
+    private static String browsable(InetSocketAddress a) {
+        return hostPort(a.getAddress().isAnyLocalAddress()
+                ? new InetSocketAddress(InetAddress.getLoopbackAddress(), a.getPort()) : a);
     }
 
     /** The bound port of the endpoint of {@code scheme} (e.g. {@code coap+tcp}), or -1. */

@@ -10,9 +10,9 @@ import org.slf4j.LoggerFactory;
 /**
  * {@code ./stagecoach server}: the plugtest server in the foreground. Prints the line
  * {@code listening on coap://ADDR:PORT (connector ...)} to {@code out} once bound, then one line
- * {@code listening on coap+tcp://ADDR:PORT} (coaps+tcp, coap+ws) per RFC 8323 transport asked
- * for; logs go to
- * stderr (logback). SIGINT and SIGTERM stop it cleanly and the command returns 0.
+ * {@code listening on coaps://ADDR:PORT} (coap+tcp, coaps+tcp, coap+ws) per further transport asked
+ * for, and with coap+ws {@code explorer at http://ADDR:PORT/} (the page of docs/explorer.md); logs
+ * go to stderr (logback). SIGINT and SIGTERM stop it cleanly and the command returns 0.
  *
  * <p>The shutdown hook destroys the server and halts with status 0: a JVM ended by a signal
  * otherwise exits with 128 + the signal number (143 for SIGTERM). Runs until a signal, so only

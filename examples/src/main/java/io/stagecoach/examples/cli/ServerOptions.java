@@ -8,7 +8,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -34,6 +36,10 @@ final class ServerOptions {
     Set<FaultKind> faultKinds = EnumSet.allOf(FaultKind.class);
     String obsResetSecret;
     boolean help;
+    int dtlsPort = -1;
+    /** {@code --psk IDENTITY:SECRET}, in the order given. */
+    final Map<String, byte[]> psk = new LinkedHashMap<>();
+    int cidLength = -1;
     int tcpPort = -1;
     int tlsPort = -1;
     int wsPort = -1;
@@ -63,16 +69,22 @@ final class ServerOptions {
                 "                          LAYER_THROWS,RECEIVER_DIES,EXECUTOR_REJECTS)",
                 "  --obs-reset-secret S    enable POST /obs-reset (TD_COAP_OBS_04) with payload S, e.g. sesame",
                 "                          (default: disabled, 4.03; whoever knows S can drop every observation)",
-                "Prints 'listening on coap://ADDR:PORT (connector ...)' when ready; SIGINT/SIGTERM stop it (exit 0).",
+                "  --dtls-port N           also serve CoAP over DTLS (coaps, RFC 7252 9.1) on port N, 0 = any free one;",
+                "                          needs --psk or --cert and --key",
+                "  --psk IDENTITY:SECRET   a PSK client the DTLS server accepts (repeatable); SECRET is UTF-8 text or",
+                "                          0x-prefixed hex; IDENTITY must not contain ':'",
+                "  --cid-length N          DTLS connection IDs of N bytes (RFC 9146), 0 = none (default 6)",
                 "  --tcp-port N            also serve CoAP over TCP (coap+tcp, RFC 8323) on port N, 0 = any free one",
                 "  --tls-port N            also serve CoAP over TLS (coaps+tcp) on port N; needs --cert and --key",
-                "  --ws-port N             also serve CoAP over WebSockets (coap+ws, path /.well-known/coap) on port N",
-                "  --cert FILE             PEM certificate chain of the TLS server, leaf first",
+                "  --ws-port N             also serve CoAP over WebSockets (coap+ws, path /.well-known/coap) on port N,",
+                "                          and the CoAP explorer, a page for the browser, at http://ADDR:N/",
+                "  --cert FILE             PEM certificate chain of the DTLS and TLS server, leaf first",
                 "  --key FILE              PEM PKCS#8 private key of --cert",
-                "  --ca FILE               PEM certificates to trust for client certificates (then required)",
+                "  --ca FILE               PEM certificates to trust for client certificates (then required of",
+                "                          certificate clients; DTLS PSK clients are not asked)",
                 "Prints 'listening on coap://ADDR:PORT (connector ...)' when ready, then one line",
-                "'listening on coap+tcp://ADDR:PORT' (coaps+tcp, coap+ws) per further transport; SIGINT/SIGTERM",
-                "stop it (exit 0).",
+                "'listening on coaps://ADDR:PORT' (coap+tcp, coaps+tcp, coap+ws) per further transport, and with",
+                "--ws-port 'explorer at http://ADDR:PORT/'; SIGINT/SIGTERM stop it (exit 0).",
                 "");
     }
 
@@ -104,6 +116,9 @@ final class ServerOptions {
                     }
                 }
                 case "--config" -> o.config = Path.of(c.value());
+                case "--dtls-port" -> o.dtlsPort = c.intValue(0, 65535);
+                case "--psk" -> psk(o, c.value());
+                case "--cid-length" -> o.cidLength = c.intValue(0, 32);
                 case "--tcp-port" -> o.tcpPort = c.intValue(0, 65535);
                 case "--tls-port" -> o.tlsPort = c.intValue(0, 65535);
                 case "--ws-port" -> o.wsPort = c.intValue(0, 65535);
@@ -125,7 +140,25 @@ final class ServerOptions {
         if (o.tlsPort >= 0 && (o.cert == null || o.key == null)) {
             throw new UsageException("--tls-port needs --cert FILE and --key FILE");
         }
+        if ((o.cert == null) != (o.key == null)) {
+            throw new UsageException("--cert FILE and --key FILE go together");
+        }
+        if (o.dtlsPort >= 0 && o.psk.isEmpty() && o.cert == null) {
+            throw new UsageException("--dtls-port needs --psk IDENTITY:SECRET or --cert FILE --key FILE");
+        }
         return o;
+    }
+
+    /** {@code IDENTITY:SECRET}: split at the first ':'; the secret as {@code -k} of the client takes it. */
+    private static void psk(ServerOptions o, String spec) throws UsageException {
+        int colon = spec.indexOf(':');
+        if (colon < 1 || colon == spec.length() - 1) {
+            throw new UsageException("--psk needs IDENTITY:SECRET, got '" + spec + "'");
+        }
+        String identity = spec.substring(0, colon);
+        if (o.psk.put(identity, ClientOptions.secret("--psk", spec.substring(colon + 1))) != null) {
+            throw new UsageException("--psk: identity '" + identity + "' given twice");
+        }
     }
 
     private static double rate(String text) throws UsageException {

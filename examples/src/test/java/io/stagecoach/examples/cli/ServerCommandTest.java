@@ -10,6 +10,8 @@ import io.stagecoach.elements.config.Configuration;
 import io.stagecoach.elements.config.UdpConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -183,6 +185,32 @@ class ServerCommandTest {
                     runner.readyLine());
             CommandRun get = CommandRun.client("coap://127.0.0.1:" + runner.port() + "/benchmark");
             assertEquals("hello world\n", get.out(), get.toString());
+        }
+    }
+
+    /** With --ws-port the last ready line names the explorer's URL, and the page is served there. */
+    @Test
+    void wsPortServesTheExplorerAndPrintsItsUrl() throws Exception {
+        try (PlugtestServerRunner runner = PlugtestServerRunner.start(ServerOptions.parse(
+                new String[] {"--port", "0", "--bind", "127.0.0.1", "--ws-port", "0"}))) {
+            int ws = runner.port("coap+ws");
+            List<String> lines = runner.readyLines();
+            assertEquals("listening on coap+ws://127.0.0.1:" + ws, lines.get(1), lines.toString());
+            assertEquals("explorer at http://127.0.0.1:" + ws + "/ (open it in a browser; docs/explorer.md)",
+                    lines.get(2), lines.toString());
+            assertEquals(3, lines.size(), lines.toString());
+            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), ws)) {
+                s.setSoTimeout(5000);
+                s.getOutputStream().write("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                        .getBytes(StandardCharsets.US_ASCII));
+                String answer = new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertTrue(answer.startsWith("HTTP/1.1 200 OK") && answer.contains("<title>CoAP explorer"), answer);
+            }
+        }
+        try (PlugtestServerRunner runner = PlugtestServerRunner.start(ServerOptions.parse(
+                new String[] {"--port", "0", "--bind", "127.0.0.1", "--tcp-port", "0"}))) {
+            assertTrue(runner.readyLines().stream().noneMatch(l -> l.contains("explorer")),
+                    "no explorer without coap+ws: " + runner.readyLines());
         }
     }
 }

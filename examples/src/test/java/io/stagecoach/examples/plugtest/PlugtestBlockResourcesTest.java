@@ -1,6 +1,8 @@
 package io.stagecoach.examples.plugtest;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stagecoach.core.client.CoapResponse;
@@ -8,7 +10,9 @@ import io.stagecoach.core.coap.BlockOption;
 import io.stagecoach.core.coap.Code;
 import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.coap.Message;
+import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
+import io.stagecoach.core.codec.UdpMessageSerializer;
 import io.stagecoach.core.server.CoapResource;
 import java.util.List;
 import java.util.Locale;
@@ -41,8 +45,42 @@ class PlugtestBlockResourcesTest {
         assertEquals(1280, PlugtestText.LARGEREQ.length());
     }
 
+    /**
+     * A client the server has not heard from (RFC 7252 §11.3, RFC 9175 §2.4): every block fits
+     * three times the request that asked for it, so the first is smaller than 64 bytes (ETSI
+     * TD_COAP_BLOCK_01: SZX at most the one asked for) and carries an Echo value; the client
+     * returns it with its next request, and the next transfer goes in 64-byte blocks.
+     */
+    @Test
+    void firstContactGetsBlocksWithinTheAmplificationLimitAndTheNextTransferFullOnes() {
+        List<Request> requests = sim.sent;
+        CoapResponse r = sim.call(sim.client("/large").getAsync());
+        assertEquals(PlugtestText.LARGE, r.payloadText());
+        List<Response> blocks = responsesWithBlock2();
+        Response first = blocks.get(0);
+        int size = first.options().block2().size();
+        assertTrue(size < 64, "first block " + first);
+        assertNotNull(first.options().echo(), "an Echo value to verify the address with: " + first);
+        assertEquals(1280 / size, blocks.size(), "the whole body in blocks of " + size);
+        assertTrue(blocks.stream().allMatch(b -> b.options().block2().size() == size), blocks::toString);
+        assertArrayEquals(first.options().echo(), requests.get(1).options().echo(), "returned with the next request");
+        for (int i = 0; i < blocks.size(); i++) {
+            assertTrue(wireLength(blocks.get(i)) <= 3 * wireLength(requests.get(i)),
+                    blocks.get(i) + " answers " + requests.get(i));
+        }
+        sim.received.clear();
+        sim.call(sim.client("/large").getAsync());
+        assertTrue(responsesWithBlock2().stream().allMatch(b -> b.options().block2().size() == 64),
+                "verified: 64-byte blocks " + responsesWithBlock2());
+    }
+
+    private static int wireLength(Message m) {
+        return new UdpMessageSerializer().serialize(m).length;
+    }
+
     @Test
     void largeGetArrivesWholeIn20BlocksOf64Bytes() {
+        sim.verified();
         CoapResponse r = sim.call(sim.client("/large").getAsync());
         assertEquals(Code.CONTENT, r.code());
         assertEquals(PlugtestText.LARGE, r.payloadText());

@@ -1,5 +1,6 @@
 package io.stagecoach.examples.plugtest;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stagecoach.core.client.CoapClient;
@@ -31,7 +32,8 @@ import java.util.function.Function;
 /**
  * The plugtest server and a client endpoint on the in-memory network and a virtual clock, protocol
  * stages inline: deterministic, no threads besides /fibonacci's. Both endpoints use 64-byte
- * blocks. Every message the client receives is recorded in {@link #received}. Each link
+ * blocks. Every message the client receives is recorded in {@link #received}, every request it
+ * sends in {@link #sent}. Each link
  * direction takes 10 ms.
  */
 final class PlugtestSim implements AutoCloseable {
@@ -49,6 +51,8 @@ final class PlugtestSim implements AutoCloseable {
     final CoapServer server;
     final Plugtest plugtest;
     final List<Message> received = new CopyOnWriteArrayList<>();
+    /** Every request the client sent, retransmissions included. */
+    final List<Request> sent = new CopyOnWriteArrayList<>();
 
     /** The secret the simulated server is started with, as an operator would for TD_COAP_OBS_04. */
     static final String OBS_RESET_SECRET = "sesame";
@@ -74,6 +78,11 @@ final class PlugtestSim implements AutoCloseable {
                 .config(config).scheduler(clock).executor(Runnable::run).random(new SplittableRandom(2))
                 .interceptor(new MessageInterceptor() {
                     @Override
+                    public void sendRequest(Request request) {
+                        sent.add(request);
+                    }
+
+                    @Override
                     public void receiveResponse(Response response) {
                         received.add(response);
                     }
@@ -84,6 +93,20 @@ final class PlugtestSim implements AutoCloseable {
                     }
                 }).build();
         clientEndpoint.start();
+    }
+
+    /**
+     * Has the server verify the client's address (RFC 9175 §2.4), as any client's first transfer
+     * does: the first block of /large comes within the amplification limit with an Echo value,
+     * which the client returns with its next request. Then forgets what the client received, so
+     * that a test sees the server as a client it knows does. Returns this simulation.
+     */
+    PlugtestSim verified() {
+        CoapResponse r = call(client("/large").getAsync());
+        assertEquals(PlugtestText.LARGE, r.payloadText(), "first transfer, within the limit");
+        received.clear();
+        sent.clear();
+        return this;
     }
 
     CoapClient client(String pathAndQuery) {

@@ -168,6 +168,7 @@ class PlugtestStateResourcesTest {
 
     @Test
     void obsLargeIs162BytesAndItsNotificationsArriveWhole() {
+        sim.verified();
         CoapResponse r = sim.call(sim.client("/obs-large").getAsync());
         String expected = "-".repeat(64) + "\n12:34:56" + " ".repeat(24) + "\n" + "-".repeat(64);
         assertEquals(expected, r.payloadText());

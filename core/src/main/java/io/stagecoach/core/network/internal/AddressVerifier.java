@@ -9,8 +9,8 @@ import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -23,8 +23,8 @@ import javax.crypto.spec.SecretKeySpec;
  * verified by evidence a spoofer cannot produce: a request carrying an Echo value this endpoint
  * issued to that address within {@code echoLifetime} (RFC 9175 §2.4), or an ACK to one of our
  * Confirmable messages. Verification lasts {@code verifiedLifetime}; at most {@code capacity}
- * addresses are remembered, the least recently verified forgotten first (it is then challenged
- * again: safe, only slower).
+ * addresses are remembered, the first verified forgotten first (it is then limited again: safe,
+ * only slower).
  *
  * <p>Echo values are 8 bytes: 4 bytes of issue time (seconds on the endpoint's clock) and 4
  * bytes of HMAC-SHA256 over that time and the address, under a key drawn at construction. They
@@ -40,7 +40,10 @@ public final class AddressVerifier {
     private final Clock clock;
     private final long originNanos;
     private final Mac mac;
-    private final LinkedHashMap<PeerKey, Long> verified;
+    private final int capacity;
+    /** Verified addresses and until when; evicted in insertion order beyond the capacity. */
+    private final ConcurrentHashMap<PeerKey, Long> verified = new ConcurrentHashMap<>();
+    private final ConcurrentLinkedQueue<PeerKey> order = new ConcurrentLinkedQueue<>();
 
     /**
      * @param factor           bytes sent per byte received to an unverified address; 0 disables
@@ -58,12 +61,7 @@ public final class AddressVerifier {
         this.echoLifetimeSeconds = Math.max(1, echoLifetime.toSeconds());
         this.clock = clock;
         this.originNanos = clock.nanoTime();
-        this.verified = new LinkedHashMap<>(16, 0.75f, false) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<PeerKey, Long> eldest) {
-                return size() > capacity;
-            }
-        };
+        this.capacity = capacity;
         byte[] key = new byte[32];
         new SecureRandom().nextBytes(key);
         try {
@@ -81,39 +79,43 @@ public final class AddressVerifier {
 
     /**
      * Bytes that may be sent in answer to a request of {@code requestBytes} bytes, of which
-     * {@code alreadySent} went out before, to {@code peer}: {@code Long.MAX_VALUE} when the
-     * address is verified or the limit is off.
+     * {@code alreadySent} went out before, if the peer's address is not verified:
+     * {@code Long.MAX_VALUE} when the limit is off. Cheap (no lookup): callers ask
+     * {@link #isVerified} only when their answer is larger.
      */
-    public long budget(InetSocketAddress peer, int requestBytes, int alreadySent) {
-        if (factor == 0) {
-            return Long.MAX_VALUE;
-        }
-        long budget = (long) factor * requestBytes - alreadySent;
-        return isVerified(peer) ? Long.MAX_VALUE : budget;
+    public long limit(int requestBytes, int alreadySent) {
+        return factor == 0 ? Long.MAX_VALUE : (long) factor * requestBytes - alreadySent;
     }
 
-    /** Whether {@code peer} is verified now. */
+    /** Whether {@code peer} is verified now. Lock-free. */
     public boolean isVerified(InetSocketAddress peer) {
         if (factor == 0) {
             return true;
         }
-        long now = clock.nanoTime();
-        synchronized (verified) {
-            Long until = verified.get(new PeerKey(peer));
-            return until != null && now - until < 0;
-        }
+        Long until = verified.get(new PeerKey(peer));
+        return until != null && clock.nanoTime() - until < 0;
     }
 
-    /** Records that {@code peer} proved it receives at its address. */
+    /**
+     * Records that {@code peer} proved it receives at its address. Beyond the capacity, the
+     * address first verified is forgotten first, even if it was verified again since (it is then
+     * limited until it proves itself once more).
+     */
     public void verified(InetSocketAddress peer) {
         if (factor == 0) {
             return;
         }
         long until = clock.nanoTime() + verifiedLifetimeNanos;
         PeerKey key = new PeerKey(peer);
-        synchronized (verified) {
-            verified.remove(key); // re-inserted last: the insertion order is the order of verification
-            verified.put(key, until);
+        if (verified.put(key, until) == null) {
+            order.add(key);
+        }
+        while (verified.size() > capacity) {
+            PeerKey eldest = order.poll();
+            if (eldest == null) {
+                break;
+            }
+            verified.remove(eldest);
         }
     }
 
@@ -152,9 +154,7 @@ public final class AddressVerifier {
 
     /** Addresses verified and remembered now. */
     public int size() {
-        synchronized (verified) {
-            return verified.size();
-        }
+        return verified.size();
     }
 
     private int seconds() {

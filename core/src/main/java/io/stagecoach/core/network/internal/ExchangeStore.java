@@ -2,6 +2,7 @@ package io.stagecoach.core.network.internal;
 
 import io.stagecoach.core.coap.Token;
 import io.stagecoach.core.network.Exchange;
+import io.stagecoach.elements.EndpointContext;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -143,6 +144,38 @@ public final class ExchangeStore {
     public int midsOf(Exchange exchange) {
         Keys k = exchange.get(KEYS);
         return k == null ? 0 : k.mids.size();
+    }
+
+    /**
+     * Moves the exchange to {@code moved}, a new address of the same peer (a DTLS session with a
+     * connection ID, RFC 9146 §6): its (peer, MID) and (peer, token) registrations are re-made
+     * under the new address, so that the ACK or RST the peer sends from there finds it. A key
+     * another exchange holds at the new address stays that exchange's. The caller holds the
+     * exchange.
+     */
+    public void move(Exchange exchange, EndpointContext moved) {
+        InetSocketAddress to = moved.peer();
+        Keys k = exchange.get(KEYS);
+        if (k != null) {
+            for (int i = 0; i < k.mids.size(); i++) {
+                MidKey old = k.mids.get(i);
+                byMid.remove(old, exchange);
+                MidKey key = new MidKey(to, old.mid());
+                Exchange other = byMid.putIfAbsent(key, exchange);
+                if (other == null || other == exchange) {
+                    k.mids.set(i, key);
+                } else {
+                    k.mids.remove(i--);
+                }
+            }
+            if (k.token != null) {
+                byToken.remove(k.token, exchange);
+                TokenKey key = new TokenKey(to, k.token.token());
+                Exchange other = byToken.putIfAbsent(key, exchange);
+                k.token = other == null || other == exchange ? key : null;
+            }
+        }
+        exchange.movePeer(moved);
     }
 
     /** Removes every registration of the exchange. */

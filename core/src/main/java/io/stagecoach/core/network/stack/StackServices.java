@@ -39,14 +39,25 @@ public interface StackServices {
     }
 
     /**
-     * Bytes the endpoint may still send in answer to {@code exchange}'s request before the peer's
-     * address is verified: factor × the request's size minus what went out already (RFC 7252
-     * §11.3); {@code Long.MAX_VALUE} when the address is verified, the limit is off, or the
-     * exchange is this endpoint's own request. A layer producing a large answer (a first block)
-     * sizes it to fit; the endpoint holds every datagram to it in any case.
+     * Bytes the endpoint may still send in answer to {@code exchange}'s request if the peer's
+     * address is not verified: factor × the request's size minus what went out already (RFC 7252
+     * §11.3); {@code Long.MAX_VALUE} when the limit is off or the exchange is this endpoint's own
+     * request. Cheap; a layer producing a larger answer asks {@link #isAddressVerified} next, and
+     * sizes the answer to fit (a first block) only if the address is not. The endpoint holds every
+     * datagram to the limit in any case.
      */
     default long amplificationBudget(Exchange exchange) {
         return Long.MAX_VALUE;
+    }
+
+    /**
+     * An Echo value (RFC 9175 §2.2) for a response to {@code peer}, which the peer proves its
+     * address with by sending it back in a request; {@code null} when the endpoint issues none.
+     * A layer that answers an unverified address within the amplification limit (a smaller first
+     * block) adds it, so that the client's next request verifies the address.
+     */
+    default byte[] echoChallenge(InetSocketAddress peer) {
+        return null;
     }
 
     /**

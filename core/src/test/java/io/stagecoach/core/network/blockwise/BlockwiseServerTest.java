@@ -322,7 +322,7 @@ class BlockwiseServerTest {
         client.expect().code(Code.REQUEST_ENTITY_INCOMPLETE);
     }
 
-    /** Past BLOCKWISE_MAX_TRANSFERS_PER_SOURCE, a new upload is refused with 5.03 and Max-Age. */
+    /** Past BLOCKWISE_MAX_TRANSFERS_PER_SOURCE, a new upload evicts the source's least recently used one. */
     @Test
     void perSourceCapEvictsTheSourcesOldestTransfer() throws Exception {
         start(BlockwiseFixture.blocks(16).newBuilder().set(CoapConfig.BLOCKWISE_MAX_TRANSFERS_PER_SOURCE, 2).build());

@@ -1,9 +1,10 @@
 package io.stagecoach.elements.dtls.internal;
 
+import io.stagecoach.elements.SafeText;
 import io.stagecoach.elements.dtls.CertificateVerifier;
 import io.stagecoach.elements.dtls.DtlsCipherSuite;
-import io.stagecoach.elements.dtls.DtlsConnectorConfig;
 import io.stagecoach.elements.dtls.DtlsConnectorConfig.ClientAuth;
+import io.stagecoach.elements.dtls.DtlsConnectorConfig;
 import io.stagecoach.elements.dtls.DtlsPrincipal;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -196,7 +197,7 @@ public final class ServerPeer extends AbstractTlsServer {
                     }
                     return secret;
                 } catch (IOException e) {
-                    LOG.debug("PSK lookup for {} failed: {}", peer, e.toString());
+                    LOG.debug("PSK lookup for {} failed: {}", peer, SafeText.forLog(e.toString()));
                     return null;
                 }
             }

@@ -7,6 +7,7 @@ import io.stagecoach.core.coap.OptionSet;
 import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.coap.Type;
 import io.stagecoach.core.codec.UdpMessageSerializer;
+import io.stagecoach.core.network.EndpointCounters;
 import io.stagecoach.core.network.Exchange;
 import io.stagecoach.core.network.stack.LayerContext;
 
@@ -89,27 +90,22 @@ final class Block2Responder {
         ctx.receiveRequest(exchange, request);
     }
 
-    /**
-     * Bytes of a block response besides its payload: the response without payload, the payload
-     * marker, Block2 (at most 4 bytes) and Size2 (at most 5).
-     */
-    private static int overhead(Response response) {
-        Response head = response.newBuilder().type(Type.ACK).mid(0).payload(NO_PAYLOAD).build();
-        return SERIALIZER.encodedLength(head) + 1 + 4 + 5;
-    }
-
-    /** An upper bound of {@link #overhead} without encoding anything: the common case, an answer that fits. */
-    private static int overheadBound(Response response) {
+    /** An upper bound of the datagram {@code response} encodes to, without encoding anything. */
+    private static int lengthBound(Response response) {
         OptionSet o = response.options();
-        int bound = 4 + response.token().length() + 1 + 4 + 5;
+        int bound = 4 + response.token().length() + 1 + response.payloadLength();
         for (int i = 0; i < o.size(); i++) {
             bound += 5 + o.valueLength(i); // header byte and at most 4 bytes of extended delta and length
         }
         return bound;
     }
 
+    /** The datagram {@code response} encodes to (its type and MID, not set yet, change nothing). */
+    private static int length(Response response) {
+        return SERIALIZER.encodedLength(response.withTypeAndMid(Type.ACK, 0));
+    }
+
     private static final UdpMessageSerializer SERIALIZER = new UdpMessageSerializer();
-    private static final byte[] NO_PAYLOAD = new byte[0];
 
     /**
      * Sends {@code response} to the request of {@code exchange}, sliced when it needs to be: larger
@@ -122,17 +118,14 @@ final class Block2Responder {
         BlockOption asked = BlockwiseLayer.block2(request.options(), bert);
         int length = response.payloadLength();
         int szx = settings.szx();
-        boolean limited = false;
-        long budget = ctx.services().amplificationBudget(exchange);
-        if (budget < Long.MAX_VALUE && length > 0 && response.code().isSuccess()
-                && length + overheadBound(response) > budget) {
-            // An unverified address (RFC 7252 §11.3): a first block that fits factor × the request.
-            int room = (int) Math.min(Integer.MAX_VALUE, budget - overhead(response));
-            if (length > room && room >= 16) {
-                szx = Math.min(szx, BlockwiseSettings.szxAtMost(room));
-                limited = true;
-            }
+        Response toSlice = response;
+        Fitted fitted = fitToLimit(ctx, exchange, response, asked, szx);
+        if (fitted != null) {
+            toSlice = fitted.response();
+            szx = fitted.szx();
+            ctx.services().counters().increment(EndpointCounters.Counter.AMPLIFICATION_LIMITED);
         }
+        boolean limited = fitted != null;
         boolean large = length > settings.maxMessageSize() || limited;
         boolean negotiated = asked != null && response.code().isSuccess();
         if (response.options().has(OptionNumber.BLOCK2) || !(large || negotiated)) {
@@ -144,7 +137,7 @@ final class Block2Responder {
             ctx.sendResponse(exchange, Block2Slicer.outOfRange(request, target, length));
             return;
         }
-        Response slice = Block2Slicer.slice(response, target, request.options().size2() >= 0, bert);
+        Response slice = Block2Slicer.slice(toSlice, target, request.options().size2() >= 0, bert);
         TransferKey key = TransferKey.download(exchange.peer().peer(), request);
         if (BlockwiseLayer.block2(slice.options(), bert).more()) {
             Response.Builder whole = response.newBuilder().type(null).mid(-1);
@@ -156,5 +149,53 @@ final class Block2Responder {
             store.remove(key);
         }
         ctx.sendResponse(exchange, slice);
+    }
+
+    /** A first block sized to the amplification limit: the response to slice (with Echo) and the SZX. */
+    private record Fitted(Response response, int szx) {
+    }
+
+    /**
+     * For an unverified address whose answer exceeds the amplification limit (RFC 7252 §11.3):
+     * the largest first block, at most {@code szx}, that fits factor × the request; ETSI
+     * TD_COAP_BLOCK_01 lets a server answer with an SZX at most the one asked for. The block
+     * carries an Echo value, so that the client's next request verifies its address (RFC 9175
+     * §2.4) and its next transfer goes at full size, if the budget has room for it.
+     * {@code null} when the answer fits as it is,
+     * is not a success with a payload, or not even a 16-byte block fits.
+     */
+    private static Fitted fitToLimit(LayerContext ctx, Exchange exchange, Response response, BlockOption asked,
+            int szx) {
+        if (response.payloadLength() == 0 || !response.code().isSuccess()) {
+            return null;
+        }
+        long budget = ctx.services().amplificationBudget(exchange);
+        if (budget == Long.MAX_VALUE || lengthBound(response) <= budget || length(response) <= budget
+                || ctx.services().isAddressVerified(exchange.peer().peer())) {
+            return null;
+        }
+        byte[] echo = ctx.services().echoChallenge(exchange.peer().peer());
+        if (echo != null) {
+            Response.Builder b = response.newBuilder();
+            b.options().echo(echo);
+            Fitted withEcho = largestFitting(b.build(), exchange, asked, szx, budget);
+            if (withEcho != null) {
+                return withEcho;
+            }
+        }
+        return largestFitting(response, exchange, asked, szx, budget); // too small a budget for Echo too
+    }
+
+    private static Fitted largestFitting(Response response, Exchange exchange, BlockOption asked, int szx,
+            long budget) {
+        boolean size2 = exchange.request().options().size2() >= 0;
+        for (int s = szx; s >= 0; s--) {
+            BlockOption target = Block2Slicer.target(asked, s, BlockwiseLayer.BERT_OFF);
+            if (Block2Slicer.inRange(target, response.payloadLength())
+                    && length(Block2Slicer.slice(response, target, size2)) <= budget) {
+                return new Fitted(response, s);
+            }
+        }
+        return null;
     }
 }

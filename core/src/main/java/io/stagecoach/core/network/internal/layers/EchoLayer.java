@@ -6,10 +6,12 @@ import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.network.Exchange;
 import io.stagecoach.core.network.internal.AddressVerifier;
+import io.stagecoach.core.network.internal.PeerKey;
 import io.stagecoach.core.network.stack.AbstractLayer;
 import io.stagecoach.core.network.stack.LayerContext;
 import java.util.Arrays;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The Echo option (RFC 9175 §2) for address verification, both sides:
@@ -19,7 +21,9 @@ import java.util.Set;
  *       and its answer is no longer held to the amplification limit;</li>
  *   <li><b>client:</b> a 4.01 Unauthorized carrying Echo is answered by repeating the request once
  *       with that Echo value (RFC 9175 §2.3), on the same exchange and token; the 4.01 reaches the
- *       application only if the repeat draws another.</li>
+ *       application only if the repeat draws another. An Echo value in any other response (a
+ *       server's first block sized to its amplification limit, §2.4) goes out with the next
+ *       request to that server, once; at most {@value #REMEMBERED} servers' values are kept.</li>
  * </ul>
  * The endpoint issues the challenges itself (see its outbox) when an answer would exceed the
  * limit.
@@ -29,10 +33,28 @@ public final class EchoLayer extends AbstractLayer {
     /** A client exchange already repeated with Echo: a second 4.01 is the answer. */
     private static final Exchange.Slot<Boolean> REPEATED = new Exchange.Slot<>("echo-repeated", Boolean.class);
 
+    /** Servers whose Echo value waits for our next request, at most. */
+    static final int REMEMBERED = 1024;
+
     private final AddressVerifier verifier;
+    /** Echo values servers sent in responses other than 4.01, for the next request to each. */
+    private final ConcurrentHashMap<PeerKey, byte[]> pending = new ConcurrentHashMap<>();
 
     public EchoLayer(AddressVerifier verifier) {
         this.verifier = verifier;
+    }
+
+    @Override
+    public void sendRequest(LayerContext ctx, Exchange exchange, Request request) {
+        Request r = request;
+        if (!pending.isEmpty() && request.options().echo() == null) {
+            byte[] echo = pending.remove(new PeerKey(exchange.peer().peer()));
+            if (echo != null) {
+                r = request.newBuilder().options(o -> o.echo(echo)).build();
+                exchange.setCurrentRequest(r);
+            }
+        }
+        ctx.sendRequest(exchange, r);
     }
 
     /** Echo (elective, RFC 9175 §2.2.1). */
@@ -52,7 +74,12 @@ public final class EchoLayer extends AbstractLayer {
 
     @Override
     public void receiveResponse(LayerContext ctx, Exchange exchange, Response response) {
-        byte[] echo = response.code().equals(Code.UNAUTHORIZED) ? response.options().echo() : null;
+        boolean unauthorized = response.code().equals(Code.UNAUTHORIZED);
+        if (!unauthorized && exchange.isLocal() && response.options().echo() != null
+                && pending.size() < REMEMBERED) {
+            pending.put(new PeerKey(exchange.peer().peer()), response.options().echo());
+        }
+        byte[] echo = unauthorized ? response.options().echo() : null;
         if (echo == null || !exchange.isLocal() || exchange.get(REPEATED) != null || exchange.isComplete()) {
             ctx.receiveResponse(exchange, response);
             return;

@@ -155,12 +155,22 @@ public final class ObserveLayer extends AbstractLayer {
         rel.establish();
         rel.sent(response);
         exchange.whenComplete(rel::end);
-        ObserveRelation previous = relations.put(key(exchange), rel);
+        rel.key = key(exchange);
+        ObserveRelation previous = relations.put(rel.key, rel);
         if (previous != null && previous != rel) {
             previous.cancel();
         }
         rel.lastConNanos = ctx.services().scheduler().nanoTime();
+        Request request = exchange.currentRequest();
+        if (!reliableTransport && request.type() == Type.CON
+                && !ctx.services().isAddressVerified(exchange.peer().peer())) {
+            // To an address not verified, the registration answer goes as a CON separate response:
+            // its ACK verifies the address (RFC 7252 §11.3), after which notifications are not held
+            // to the amplification limit; a spoofed victim does not ACK, and gets nothing more.
+            ctx.sendEmpty(exchange, EmptyMessage.ackFor(request));
+        }
         ctx.sendResponse(exchange, response);
+        rel.registrationAnswered();
         Response sent = exchange.currentResponse();
         rel.conInFlight = !reliableTransport && sent != null && sent.type() == Type.CON && !exchange.isComplete();
     }
@@ -220,6 +230,29 @@ public final class ObserveLayer extends AbstractLayer {
         Response out = r.withType(type);
         ctx.sendResponse(exchange, out.mid() < 0 ? out : out.withMid(-1));
         store.trimMids(exchange, KEEP_MIDS);
+        followPeer(rel);
+    }
+
+    /**
+     * Keeps the relation under its observer's current address: the endpoint moves an exchange
+     * whose DTLS session moved (RFC 9146 §6) when it sends on it, so a deregistration or
+     * re-registration from the new address finds the relation. When the observer registered again
+     * from there with the same token, that newer relation replaces this one (§4.1).
+     */
+    private void followPeer(ObserveRelation rel) {
+        ExchangeStore.TokenKey was = rel.key;
+        if (was == null || was.peer().equals(rel.exchange().peer().peer())) {
+            return;
+        }
+        ExchangeStore.TokenKey now = key(rel.exchange());
+        relations.remove(was, rel);
+        rel.key = now;
+        ObserveRelation other = relations.putIfAbsent(now, rel);
+        if (other != null && other != rel) {
+            rel.cancel();
+        } else if (rel.isEnded()) {
+            relations.remove(now, rel); // ended meanwhile on another thread, which removed the old key
+        }
     }
 
     @Override
@@ -262,7 +295,10 @@ public final class ObserveLayer extends AbstractLayer {
 
     /** Removes an ended relation from the registry (called once by the relation). */
     void forget(ObserveRelation rel) {
-        relations.remove(key(rel.exchange()), rel);
+        ExchangeStore.TokenKey k = rel.key;
+        if (k != null) {
+            relations.remove(k, rel);
+        }
     }
 
     /** Completes an exchange on its protocol thread (never nested in another exchange's work when a pool runs). */

@@ -5,6 +5,7 @@ import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.coap.Token;
 import io.stagecoach.core.coap.Type;
 import io.stagecoach.core.network.Exchange;
+import io.stagecoach.core.network.internal.ExchangeStore;
 import io.stagecoach.elements.EndpointContext;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -39,7 +40,11 @@ public final class ObserveRelation {
     private final CopyOnWriteArrayList<Runnable> endHooks = new CopyOnWriteArrayList<>();
     private volatile boolean accepted;
     private volatile boolean established;
+    private volatile boolean notifying;
     private volatile Type notificationType = Type.CON;
+
+    /** Where the layer keeps it once established: (peer, token) at the peer's latest address. */
+    volatile ExchangeStore.TokenKey key;
 
     // Message-layer bookkeeping, guarded by the exchange.
     int lastSeq = -1;
@@ -102,6 +107,18 @@ public final class ObserveRelation {
 
     void establish() {
         established = true;
+    }
+
+    /**
+     * Whether the registration answer went out, so that what the exchange sends from now on are
+     * notifications (which the endpoint keeps to their share of the outbound queue).
+     */
+    public boolean isNotifying() {
+        return notifying;
+    }
+
+    void registrationAnswered() {
+        notifying = true;
     }
 
     /**

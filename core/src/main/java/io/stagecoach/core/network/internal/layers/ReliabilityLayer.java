@@ -214,6 +214,9 @@ public final class ReliabilityLayer extends AbstractLayer {
     public void sendEmpty(LayerContext ctx, Exchange exchange, EmptyMessage message) {
         if (!exchange.isLocal() && message.type() == Type.ACK) {
             State s = state(exchange);
+            if (s.requestAcked) {
+                return; // one ACK per CON request: the first said all there is to say
+            }
             s.requestAcked = true;
             cancel(s.separateAck);
         }
