@@ -59,6 +59,8 @@ static int opt_flood_spoof = 0;
 static int opt_no_close = 0;
 static int opt_get_after_handshake = 0;
 static const char *opt_label = "";
+static int opt_source_ips = 0;
+static long opt_max_handshakes = 0;
 
 static struct sockaddr_in server_addr;
 
@@ -214,11 +216,25 @@ static SSL_CTX *client_ctx(void) {
     return ctx;
 }
 
-static int udp_socket_connected(void) {
+/* A client socket connected to the server; with --source-ips N bound to 127.0.0.2 .. 127.0.0.N+1 in
+   turn, so that clients come from N addresses (loopback only) instead of one. */
+static int udp_socket_from(int spread) {
+    static unsigned counter;
     int fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0) die("socket");
+    if (spread && opt_source_ips > 0) {
+        struct sockaddr_in local;
+        memset(&local, 0, sizeof local);
+        local.sin_family = AF_INET;
+        local.sin_addr.s_addr = htonl(0x7F000002u + (counter++ % (unsigned) opt_source_ips));
+        if (bind(fd, (struct sockaddr *) &local, sizeof local) < 0) die("bind to a 127/8 source");
+    }
     if (connect(fd, (struct sockaddr *) &server_addr, sizeof server_addr) < 0) die("connect");
     return fd;
+}
+
+static int udp_socket_connected(void) {
+    return udp_socket_from(1);
 }
 
 static SSL *new_client_ssl(SSL_CTX *ctx, int fd) {
@@ -456,7 +472,7 @@ static void flood_init(flood *f, SSL_CTX *ctx) {
         f->fds = calloc(opt_flood_sources, sizeof(int));
         f->nfds = opt_flood_sources;
         for (int i = 0; i < f->nfds; i++) {
-            f->fds[i] = udp_socket_connected();
+            f->fds[i] = udp_socket_from(0); /* one host, many ports */
             int small = 4096; /* the HelloVerifyRequests coming back are not read */
             setsockopt(f->fds[i], SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
         }
@@ -826,7 +842,7 @@ static int run_handshakes(void) {
     uint64_t begin = now_ns();
     uint64_t t_measure = begin + (uint64_t) (opt_warmup * 1e9);
     uint64_t t_end = t_measure + (uint64_t) (opt_duration * 1e9);
-    uint64_t done = 0, failed = 0, timeouts = 0, gets = 0;
+    uint64_t done = 0, failed = 0, timeouts = 0, gets = 0, total_ok = 0;
     uint64_t attempt_timeout = (uint64_t) (opt_timeout * 1e9);
     usage_mark u0 = {0}, u1;
     int measuring = 0;
@@ -842,6 +858,7 @@ static int run_handshakes(void) {
             u0 = usage_now();
         }
         if (now >= t_end) break;
+        if (opt_max_handshakes > 0 && total_ok >= (uint64_t) opt_max_handshakes) break;
         int k = epoll_wait(ep, evs, 256, 5);
         for (int i = 0; i < k; i++) {
             int id = (int) evs[i].data.u32;
@@ -851,6 +868,7 @@ static int run_handshakes(void) {
                 if (r == 1) {
                     uint64_t t = now_ns();
                     done++;
+                    total_ok++;
                     h_record(h, (t - s->started) / 1000);
                     if (opt_get_after_handshake) {
                         s->state = 1;
@@ -1160,18 +1178,51 @@ static int run_echo(void) {
     return 0;
 }
 
+/* ------------------------------------------------------------------ probe */
+
+/* One handshake and one GET within --timeout; exit 0 if a 2.xx came back (for scripts). */
+static int run_probe(void) {
+    SSL_CTX *ctx = client_ctx();
+    int fd = udp_socket_connected();
+    SSL *ssl = new_client_ssl(ctx, fd);
+    uint64_t deadline = now_ns() + (uint64_t) (opt_timeout * 1e9);
+    unsigned char buf[2048];
+    int state = 0;
+    while (now_ns() < deadline) {
+        if (state == 0) {
+            int r = SSL_do_handshake(ssl);
+            if (r == 1) {
+                write_request(buf, 1, 0x01020304);
+                if (SSL_write(ssl, buf, request_len) <= 0) return 1;
+                state = 1;
+                continue;
+            }
+            int err = SSL_get_error(ssl, r);
+            if (err != SSL_ERROR_WANT_READ && err != SSL_ERROR_WANT_WRITE) return 1;
+        } else {
+            int r = SSL_read(ssl, buf, sizeof buf);
+            if (r > 1) return (buf[1] >> 5) == 2 ? 0 : 1;
+        }
+        usleep(2000);
+        if (state == 0) DTLSv1_handle_timeout(ssl);
+    }
+    return 1;
+}
+
 /* ------------------------------------------------------------------ main */
 
 static void usage(void) {
     fprintf(stderr,
-        "usage: dtlsbench load|handshakes|echo [options]\n"
+        "usage: dtlsbench load|handshakes|echo|probe [options]\n"
         "  --host ADDR (127.0.0.1) --port N (5684) --psk-identity ID (bench) --psk-key HEX (required)\n"
         "  --cipher OPENSSL-NAME (PSK-AES128-CCM8) --path SEGMENTS (benchmark)\n"
         "  --clients N (100) --warmup S (5) --duration S (20) --timeout S (10) --label TEXT\n"
         "  --record-layer direct|openssl (direct: OpenSSL's keys and AEAD, records framed here)\n"
+        "  --source-ips N (0: clients bind to 127.0.0.2 .. 127.0.0.N+1 in turn; loopback servers only)\n"
         "  load:       --parallel-handshakes N (32) --flood-rate PER_S (0 = none) --flood-sources N (1000)\n"
         "              --flood-spoof (random 127/8 sources over a raw socket)\n"
-        "  handshakes: --no-close (no close_notify) --get (one GET per session before closing)\n");
+        "  handshakes: --no-close (no close_notify) --get (one GET per session before closing)\n"
+        "              --max-handshakes N (stop after N completed, warm-up included; with --no-close: N sessions left)\n");
     exit(2);
 }
 
@@ -1200,6 +1251,8 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "--no-close") == 0) opt_no_close = 1;
         else if (strcmp(a, "--get") == 0) opt_get_after_handshake = 1;
         else if (ARG("--record-layer")) opt_direct = strcmp(v, "openssl") != 0;
+        else if (ARG("--source-ips")) opt_source_ips = atoi(v);
+        else if (ARG("--max-handshakes")) opt_max_handshakes = atol(v);
         else usage();
     }
     if (opt_key_len == 0) {
@@ -1220,6 +1273,7 @@ int main(int argc, char **argv) {
     if (strcmp(mode, "load") == 0) return run_load();
     if (strcmp(mode, "handshakes") == 0) return run_handshakes();
     if (strcmp(mode, "echo") == 0) return run_echo();
+    if (strcmp(mode, "probe") == 0) return run_probe();
     usage();
     return 2;
 }

@@ -28,8 +28,10 @@ public final class DtlsConfig {
 
     public static final Definition<Integer> HANDSHAKE_THREADS = Definition.integer("dtls.handshake-threads")
             .defaultValue(2).range(1, 256)
-            .doc("Threads that run handshakes; each blocks in BouncyCastle while its handshake waits for the"
-                    + " peer's next flight. Established sessions cost no thread.")
+            .doc("Handshake threads kept ready. BouncyCastle blocks a thread per handshake while it waits for"
+                    + " the peer's next flight, so the pool grows on demand to one thread per handshake in progress"
+                    + " (at most dtls.max-handshakes) and shrinks after 30 s idle; no admitted handshake waits for"
+                    + " a thread behind abandoned ones. Established sessions cost no thread.")
             .build();
 
     public static final Definition<Integer> MAX_HANDSHAKES = Definition.integer("dtls.max-handshakes")

@@ -34,8 +34,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -214,8 +214,16 @@ public final class DtlsConnector implements Connector {
             below.setRawDataReceiver(this::receiveRecords);
             verifier = new DTLSVerifier(crypto);
             handshakeThreads = new NamedThreadFactory("dtls-handshake", true);
-            ThreadPoolExecutor pool = new ThreadPoolExecutor(config.handshakeThreads(), config.handshakeThreads(), 30,
-                    TimeUnit.SECONDS, new LinkedBlockingQueue<>(), handshakeThreads);
+            // BC blocks a thread per handshake while it waits for the peer's next flight, up to the
+            // handshake timeout when the peer is gone. A queue in front of a few threads would let a
+            // handful of abandoned handshakes stall every other one for that long (and the waiting
+            // clients give up, abandoning more); so every admitted handshake gets a thread at once.
+            // The limiter admits at most maxHandshakes; the slack above it covers threads that have
+            // released their slot and not yet returned to the pool.
+            int maxThreads = (int) Math.min(Integer.MAX_VALUE,
+                    Math.max(config.handshakeThreads(), 2L * config.maxHandshakes()));
+            ThreadPoolExecutor pool = new ThreadPoolExecutor(config.handshakeThreads(), maxThreads, 30,
+                    TimeUnit.SECONDS, new SynchronousQueue<>(), handshakeThreads);
             pool.allowCoreThreadTimeOut(true);
             handshakePool = pool;
             state = Lifecycle.RUNNING;

@@ -185,6 +185,44 @@ class DtlsSessionTest {
         assertEquals(1, server.dtlsCounters().pskLookups(), "BC's callback found the answer cached");
     }
 
+    /** A client socket that passes up only its first datagram (the HelloVerifyRequest), then goes deaf. */
+    private static Connector deafAfterCookie() {
+        return new ForwardingConnector(
+                io.stagecoach.elements.udp.UdpConnector.builder().bindAddress(DtlsTestSupport.LOOPBACK).build()) {
+            private final java.util.concurrent.atomic.AtomicInteger seen = new java.util.concurrent.atomic.AtomicInteger();
+
+            @Override
+            public void setRawDataReceiver(io.stagecoach.elements.RawDataReceiver receiver) {
+                super.setRawDataReceiver(d -> {
+                    if (seen.getAndIncrement() == 0) {
+                        receiver.receiveData(d);
+                    }
+                });
+            }
+        };
+    }
+
+    @Test
+    void handshakesAbandonedAfterTheCookieDoNotStallOthers() throws Exception {
+        // BC blocks a handshake thread until the peer's next flight or the handshake timeout (here
+        // 10 min): three abandoned handshakes hold three threads, and a fourth must not wait for them
+        DtlsConnector server = open(DtlsTestSupport.pskServer().handshakeThreads(1).maxHandshakesPerSource(8)
+                .handshakeTimeout(Duration.ofMinutes(10)));
+        DtlsTestSupport.echo(server);
+        for (int i = 0; i < 3; i++) {
+            DtlsConnector gone = open(DtlsTestSupport.pskClient().transport(c -> deafAfterCookie())
+                    .retransmissionTimeout(Duration.ofMinutes(1)));
+            DtlsTestSupport.send(gone, server.getAddress(), "lost".getBytes());
+            int admitted = i + 1;
+            await(() -> server.handshakeCount() == admitted, "abandoned handshake " + admitted + " admitted");
+        }
+        DtlsConnector client = open(DtlsTestSupport.pskClient());
+        Inbox inbox = new Inbox();
+        inbox.attach(client);
+        assertEquals("echo:through", roundTrip(client, inbox, server.getAddress(), "through"));
+        assertEquals(3, server.handshakeCount(), "the abandoned ones still wait for their peers");
+    }
+
     @Test
     void helloVerifyRequestIsNeverLargerThanTheClientHello() throws Exception {
         DtlsConnector server = open(DtlsTestSupport.pskServer());
