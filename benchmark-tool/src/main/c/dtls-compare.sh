@@ -16,6 +16,8 @@
 # libcoap (coap-server-openssl 4.3.1, -k), echo (dtlsbench echo: the generator's counterpart).
 # Needs: mvn -B -o package -DskipTests -pl benchmark-tool -am (for the JVM servers), gcc, libssl-dev.
 set -euo pipefail
+# DTLS_BENCH_LOCKED=1: the caller already holds the exclusive lock (several scripts in one hold)
+lock="flock -x /tmp/machine.lock"; [ "${DTLS_BENCH_LOCKED:-}" = 1 ] && lock=""
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../../.." && pwd)"
 bench="$("$here/build.sh")"
@@ -80,7 +82,7 @@ for s in $servers; do
   log="$(mktemp -t dtls-compare-"$s"-XXXX.log)"
   cmd="$(server_cmd "$s" "$port")"
   echo "== $s: $cmd (log $log)" >&2
-  flock -x /tmp/machine.lock bash -s <<EOF
+  $lock bash -s <<EOF
 set -u
 taskset -c $server_cpu $cmd > "$log" 2>&1 &
 pid=\$!

@@ -13,6 +13,8 @@
 #
 # Each server's steps run under `flock -x /tmp/machine.lock`.
 set -euo pipefail
+# DTLS_BENCH_LOCKED=1: the caller already holds the exclusive lock (several scripts in one hold)
+lock="flock -x /tmp/machine.lock"; [ "${DTLS_BENCH_LOCKED:-}" = 1 ] && lock=""
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../../.." && pwd)"
 bench="$("$here/build.sh")"
@@ -57,7 +59,7 @@ for s in $servers; do
   cmd="$(server_cmd "$s" "$port")"
   path=benchmark; [ "$s" = libcoap ] && path=/
   echo "== $s: $cmd (log $log)" >&2
-  flock -x /tmp/machine.lock bash -s <<EOF
+  $lock bash -s <<EOF
 set -u
 taskset -c $server_cpu $cmd > "$log" 2>&1 &
 pid=\$!
