@@ -447,6 +447,10 @@ static int capture_client_hello(SSL_CTX *ctx, unsigned char *out, int cap) {
     BIO *rbio = BIO_new(BIO_s_mem()), *wbio = BIO_new(BIO_s_mem());
     BIO_set_mem_eof_return(rbio, -1);
     SSL_set_bio(ssl, rbio, wbio);
+    /* a memory BIO cannot report a path MTU: without one OpenSSL writes no DTLS record at all */
+    SSL_set_options(ssl, SSL_OP_NO_QUERY_MTU);
+    SSL_set_mtu(ssl, 1280);
+    DTLS_set_link_mtu(ssl, 1280);
     SSL_set_connect_state(ssl);
     SSL_do_handshake(ssl);
     int n = BIO_read(wbio, out, cap);
