@@ -5,16 +5,17 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Counts handshakes in progress, in total and per source IP address (any port), and refuses a new
- * one beyond either limit. Lock-free; a slot taken by {@link #tryAcquire} must be given back by
- * exactly one {@link #release}.
+ * Counts handshakes in progress, in total and per source (an IPv4 address or an IPv6 /64, any
+ * port: {@link SourceBlock}), and refuses a new one beyond either limit. The per-source map holds
+ * only sources with a handshake in progress, so it is bounded by the total limit. Lock-free; a
+ * slot taken by {@link #tryAcquire} must be given back by exactly one {@link #release}.
  */
 public final class HandshakeLimiter {
 
     private final int maxTotal;
     private final int maxPerSource;
     private final AtomicInteger total = new AtomicInteger();
-    private final ConcurrentHashMap<InetAddress, AtomicInteger> perSource = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Object, AtomicInteger> perSource = new ConcurrentHashMap<>();
 
     public HandshakeLimiter(int maxTotal, int maxPerSource) {
         this.maxTotal = maxTotal;
@@ -27,7 +28,7 @@ public final class HandshakeLimiter {
             return false;
         }
         boolean[] ok = {false};
-        perSource.compute(source, (k, n) -> {
+        perSource.compute(SourceBlock.of(source), (k, n) -> {
             AtomicInteger count = n == null ? new AtomicInteger() : n;
             if (count.get() < maxPerSource) {
                 count.incrementAndGet();
@@ -42,7 +43,7 @@ public final class HandshakeLimiter {
     }
 
     public void release(InetAddress source) {
-        perSource.computeIfPresent(source, (k, n) -> n.decrementAndGet() <= 0 ? null : n);
+        perSource.computeIfPresent(SourceBlock.of(source), (k, n) -> n.decrementAndGet() <= 0 ? null : n);
         total.decrementAndGet();
     }
 
@@ -51,9 +52,9 @@ public final class HandshakeLimiter {
         return total.get();
     }
 
-    /** Handshakes in progress from {@code source}. */
+    /** Handshakes in progress from {@code source}'s block. */
     public int inProgress(InetAddress source) {
-        AtomicInteger n = perSource.get(source);
+        AtomicInteger n = perSource.get(SourceBlock.of(source));
         return n == null ? 0 : n.get();
     }
 }

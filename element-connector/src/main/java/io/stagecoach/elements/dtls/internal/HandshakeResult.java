@@ -14,14 +14,16 @@ import org.bouncycastle.tls.TlsSession;
  * @param cipherSuite  the IANA code of the negotiated suite
  * @param resumed      whether this was an abbreviated handshake
  * @param session      the resumable BC session, or {@code null}
+ * @param protection   the record protection of the new epoch, from {@link DtlsCrypto}
  */
 public record HandshakeResult(Principal principal, byte[] sessionId, byte[] inboundCid, int cipherSuite,
-        boolean resumed, TlsSession session) {
+        boolean resumed, TlsSession session, RecordProtection protection) {
 
+    /** Reads the parameters and takes the record protection this thread's handshake created. */
     static HandshakeResult of(Principal principal, SecurityParameters p, TlsSession session) {
         byte[] inbound = p.getConnectionIDPeer();
         return new HandshakeResult(principal, p.getSessionID() == null ? new byte[0] : p.getSessionID(),
                 inbound == null || inbound.length == 0 ? null : inbound, p.getCipherSuite(), p.isResumedSession(),
-                session != null && session.isResumable() ? session : null);
+                session != null && session.isResumable() ? session : null, DtlsCrypto.takeProtection());
     }
 }

@@ -10,17 +10,15 @@ import java.util.concurrent.TimeUnit;
 import org.bouncycastle.tls.DatagramTransport;
 
 /**
- * The {@link DatagramTransport} BouncyCastle reads from and writes to for one session.
+ * The {@link DatagramTransport} BouncyCastle's handshake of one peer reads from and writes to.
+ * {@link #receive} blocks the handshake thread on a bounded queue that the connector's receive
+ * thread fills ({@link #offer}); sends go straight to {@link Output}. Once the handshake is over
+ * BouncyCastle is done with the session: {@link #establish} hands back what it left unread, the
+ * first sequence number of the new epoch this side may use, and this side's final flight.
  *
- * <p>Two modes. While the handshake runs, {@link #receive} blocks the handshake thread on a
- * bounded queue that the connector's receive thread fills ({@link #offer}). Once established, the
- * receive thread itself puts one datagram in a {@linkplain #drive slot} and calls BC's
- * {@code DTLSTransport.receive} at once; when BC asks for more than that datagram, {@link #receive}
- * throws a preallocated {@link InterruptedIOException} (BC passes those through without failing
- * the session), so the receive thread never blocks here.
- *
- * <p>Sending goes straight to {@link Output}: on the caller's thread, under BC's per-session
- * write lock.
+ * <p>The final flight is the datagrams sent since BouncyCastle last returned from
+ * {@link #receive} (with a datagram or a timeout): what it sends between two reads is one flight
+ * (RFC 6347 §4.2.4), a retransmission replacing the previous copy.
  */
 public final class SessionTransport implements DatagramTransport {
 
@@ -30,21 +28,6 @@ public final class SessionTransport implements DatagramTransport {
         void send(byte[] datagram) throws IOException;
     }
 
-    /** Thrown when BC wants another datagram in established mode: there is none, return now. */
-    static final class NoDatagram extends InterruptedIOException {
-        private static final long serialVersionUID = 1L;
-
-        NoDatagram() {
-            super("no datagram pending");
-        }
-
-        @Override
-        public synchronized Throwable fillInStackTrace() {
-            return this;
-        }
-    }
-
-    public static final InterruptedIOException NO_DATAGRAM = new NoDatagram();
     private static final byte[] CLOSED = new byte[0];
 
     private final LinkedBlockingQueue<byte[]> queue;
@@ -52,7 +35,10 @@ public final class SessionTransport implements DatagramTransport {
     private final int receiveLimit;
     private final int sendLimit;
     private final Runnable onClose;
-    private byte[] slot;
+    private final List<byte[]> flight = new ArrayList<>(2);
+    private boolean flightEnded = true;
+    private long highestSentSequence = -1;
+    private int highestSentEpoch;
     private volatile boolean established;
     private volatile boolean closed;
 
@@ -68,12 +54,12 @@ public final class SessionTransport implements DatagramTransport {
         this.onClose = onClose;
     }
 
-    /** Handshake mode: queues a datagram for the handshake thread; {@code false} if full or closed. */
+    /** Queues a datagram for the handshake thread; {@code false} if full, closed or established. */
     public boolean offer(byte[] datagram) {
-        return !closed && queue.offer(datagram);
+        return !closed && !established && queue.offer(datagram);
     }
 
-    /** Switches to established mode and returns what the handshake thread left unread. */
+    /** Ends the handshake mode and returns what the handshake thread left unread. */
     public List<byte[]> establish() {
         established = true;
         List<byte[]> rest = new ArrayList<>();
@@ -82,9 +68,14 @@ public final class SessionTransport implements DatagramTransport {
         return rest;
     }
 
-    /** Established mode: the next {@link #receive} returns this datagram (caller holds the session lock). */
-    public void drive(byte[] datagram) {
-        slot = datagram;
+    /** The first sequence number this side may use in {@code epoch} (after BC's Finished and its resends). */
+    public synchronized long nextSequence(int epoch) {
+        return highestSentEpoch == epoch ? highestSentSequence + 1 : 0;
+    }
+
+    /** The datagrams of this side's last flight, in order. */
+    public synchronized byte[][] lastFlight() {
+        return flight.toArray(new byte[0][]);
     }
 
     public boolean isClosed() {
@@ -93,8 +84,7 @@ public final class SessionTransport implements DatagramTransport {
 
     @Override
     public int getReceiveLimit() {
-        byte[] s = slot;
-        return s != null ? Math.max(s.length, 1) : receiveLimit;
+        return receiveLimit;
     }
 
     @Override
@@ -104,22 +94,19 @@ public final class SessionTransport implements DatagramTransport {
 
     @Override
     public int receive(byte[] buf, int off, int len, int waitMillis) throws IOException {
-        byte[] d = slot;
-        if (d != null) {
-            slot = null;
-            return copy(d, buf, off, len);
+        if (closed) {
+            throw new IOException("transport closed");
         }
-        if (established || closed) {
-            if (closed && !established) {
-                throw new IOException("transport closed");
-            }
-            throw NO_DATAGRAM;
-        }
+        byte[] d;
         try {
             d = waitMillis == 0 ? queue.take() : queue.poll(waitMillis, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("handshake interrupted");
+        } finally {
+            synchronized (this) {
+                flightEnded = true;
+            }
         }
         if (d == null) {
             throw new SocketTimeoutException();
@@ -128,10 +115,6 @@ public final class SessionTransport implements DatagramTransport {
             queue.offer(CLOSED); // wake any later receive too
             throw new IOException("transport closed");
         }
-        return copy(d, buf, off, len);
-    }
-
-    private static int copy(byte[] d, byte[] buf, int off, int len) {
         if (d.length > len) {
             return -1; // larger than the receive limit: BC discards it
         }
@@ -141,8 +124,7 @@ public final class SessionTransport implements DatagramTransport {
 
     @Override
     public void send(byte[] buf, int off, int len) throws IOException {
-        if (closed && established) {
-            // BC's own close_notify goes out before close(); anything later is dropped
+        if (closed) {
             return;
         }
         byte[] datagram;
@@ -152,7 +134,28 @@ public final class SessionTransport implements DatagramTransport {
             datagram = new byte[len];
             System.arraycopy(buf, off, datagram, 0, len);
         }
+        note(datagram);
         output.send(datagram);
+    }
+
+    /** BC sends one record per datagram; epoch and sequence sit at the same place with or without a CID. */
+    private synchronized void note(byte[] d) {
+        if (flightEnded) {
+            flight.clear();
+            flightEnded = false;
+        }
+        flight.add(d);
+        if (d.length >= RecordHeader.HEADER_LENGTH) {
+            int epoch = ((d[3] & 0xFF) << 8) | (d[4] & 0xFF);
+            long seq = 0;
+            for (int i = 5; i < 11; i++) {
+                seq = (seq << 8) | (d[i] & 0xFF);
+            }
+            if (epoch > highestSentEpoch || epoch == highestSentEpoch && seq > highestSentSequence) {
+                highestSentEpoch = epoch;
+                highestSentSequence = seq;
+            }
+        }
     }
 
     @Override
