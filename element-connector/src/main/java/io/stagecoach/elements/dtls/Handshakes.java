@@ -3,20 +3,8 @@ package io.stagecoach.elements.dtls;
 import io.stagecoach.elements.RawData;
 import io.stagecoach.elements.SendFailedException;
 import io.stagecoach.elements.SendFailedException.Reason;
-import io.stagecoach.elements.dtls.internal.BcCredentials;
-import io.stagecoach.elements.dtls.internal.BoundedCache;
-import io.stagecoach.elements.dtls.internal.CidGenerator;
-import io.stagecoach.elements.dtls.internal.ClientPeer;
-import io.stagecoach.elements.dtls.internal.DtlsCrypto;
-import io.stagecoach.elements.dtls.internal.DtlsSession;
-import io.stagecoach.elements.dtls.internal.DtlsSession.PskLookup;
-import io.stagecoach.elements.dtls.internal.DtlsSession.State;
-import io.stagecoach.elements.dtls.internal.HandshakeLimiter;
-import io.stagecoach.elements.dtls.internal.HandshakeResult;
-import io.stagecoach.elements.dtls.internal.ServerPeer;
-import io.stagecoach.elements.dtls.internal.Session;
-import io.stagecoach.elements.dtls.internal.SessionTable;
-import io.stagecoach.elements.dtls.internal.SessionTransport;
+import io.stagecoach.elements.dtls.DtlsSession.PskLookup;
+import io.stagecoach.elements.dtls.DtlsSession.State;
 import io.stagecoach.elements.time.Clock;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -41,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * Handshakes of one connector, run by BouncyCastle on the handshake pool: admission (after the
  * cookie, within the limits), the asynchronous PSK lookup, the client's queue of sends, and the
  * hand-over to a compact {@link Session} when BouncyCastle is done. The handshake's epoch-1 cipher
- * is BouncyCastle's; the session's is the {@link io.stagecoach.elements.dtls.internal.RecordProtection}
+ * is BouncyCastle's; the session's is the {@link io.stagecoach.elements.dtls.RecordProtection}
  * {@link DtlsCrypto} made from the same keys.
  */
 final class Handshakes {

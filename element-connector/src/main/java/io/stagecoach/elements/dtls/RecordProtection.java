@@ -1,4 +1,4 @@
-package io.stagecoach.elements.dtls.internal;
+package io.stagecoach.elements.dtls;
 
 /**
  * Encrypts and decrypts the records of one established session's epoch (RFC 6347 §4.1, with the
@@ -6,7 +6,7 @@ package io.stagecoach.elements.dtls.internal;
  * from the handshake; the session keeps sequence numbers and the replay window. {@link #seal}
  * runs under the session's write lock, {@link #open} under its read lock.
  */
-public interface RecordProtection {
+interface RecordProtection {
 
     /** What {@link #open} found: the content type and where the plaintext lies. */
     final class Opened {

@@ -1,4 +1,4 @@
-package io.stagecoach.elements.dtls.internal;
+package io.stagecoach.elements.dtls;
 
 import io.stagecoach.elements.time.Clock;
 import java.net.InetAddress;
@@ -10,7 +10,7 @@ import java.net.InetAddress;
  * instead of a map, so a flood from spoofed sources cannot grow memory; sources sharing a bucket
  * share its budget, which errs on the side of dropping.
  */
-public final class HelloBudget {
+final class HelloBudget {
 
     static final int SLOTS = 4096;
     private static final long SECOND = 1_000_000_000L;

@@ -1,4 +1,4 @@
-package io.stagecoach.elements.dtls.internal;
+package io.stagecoach.elements.dtls;
 
 /**
  * One direction of an AEAD cipher with its key set: the primitive under a record protection.

@@ -1,4 +1,4 @@
-package io.stagecoach.elements.dtls.internal;
+package io.stagecoach.elements.dtls;
 
 import java.io.IOException;
 import org.bouncycastle.tls.ProtocolVersion;

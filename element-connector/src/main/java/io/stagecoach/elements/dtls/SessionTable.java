@@ -1,4 +1,4 @@
-package io.stagecoach.elements.dtls.internal;
+package io.stagecoach.elements.dtls;
 
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -14,7 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * per record. The least recently active session is evicted when a new one would exceed the
  * capacity (O(1)); expiry and cooling walk from the idle end and stop at the first recent session.
  */
-public final class SessionTable {
+final class SessionTable {
 
     static final long RELIST_NANOS = 1_000_000_000L;
 

@@ -1,4 +1,4 @@
-package io.stagecoach.elements.dtls.internal;
+package io.stagecoach.elements.dtls;
 
 import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.RawData;
@@ -12,7 +12,7 @@ import java.util.List;
  * it ends; if it succeeds, its {@link Session} takes over. Fields that the receive thread and the
  * handshake thread share are volatile or read under {@link #lock}.
  */
-public final class DtlsSession {
+final class DtlsSession {
 
     /** Where the handshake is. */
     public enum State { HANDSHAKING, ESTABLISHED, CLOSED }

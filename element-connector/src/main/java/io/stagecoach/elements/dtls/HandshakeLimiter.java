@@ -1,4 +1,4 @@
-package io.stagecoach.elements.dtls.internal;
+package io.stagecoach.elements.dtls;
 
 import java.net.InetAddress;
 import java.util.concurrent.ConcurrentHashMap;
@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * only sources with a handshake in progress, so it is bounded by the total limit. Lock-free; a
  * slot taken by {@link #tryAcquire} must be given back by exactly one {@link #release}.
  */
-public final class HandshakeLimiter {
+final class HandshakeLimiter {
 
     private final int maxTotal;
     private final int maxPerSource;

@@ -1,4 +1,4 @@
-package io.stagecoach.elements.dtls.internal;
+package io.stagecoach.elements.dtls;
 
 /**
  * The header of one DTLS 1.2 record (RFC 6347 §4.1), or of a {@code tls12_cid} record
@@ -12,7 +12,7 @@ package io.stagecoach.elements.dtls.internal;
  * <p>A mutable flyweight: the receive thread keeps one and {@link #parse parses} every record
  * into it, so the hot path allocates nothing here. Not thread-safe.
  */
-public final class RecordHeader {
+final class RecordHeader {
 
     public static final int CHANGE_CIPHER_SPEC = 20;
     public static final int ALERT = 21;

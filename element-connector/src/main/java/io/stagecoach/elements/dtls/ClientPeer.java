@@ -1,8 +1,5 @@
-package io.stagecoach.elements.dtls.internal;
+package io.stagecoach.elements.dtls;
 
-import io.stagecoach.elements.dtls.DtlsConnectorConfig;
-import io.stagecoach.elements.dtls.DtlsPrincipal;
-import io.stagecoach.elements.dtls.PskCredentials;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -31,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * when connection IDs are on: the server then puts the ID it chose in our records (so the session
  * survives our address changing), while we keep finding the server by its address.
  */
-public final class ClientPeer extends AbstractTlsClient {
+final class ClientPeer extends AbstractTlsClient {
 
     private static final Logger LOG = LoggerFactory.getLogger(ClientPeer.class);
 

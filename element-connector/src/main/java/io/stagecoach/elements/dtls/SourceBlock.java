@@ -1,4 +1,4 @@
-package io.stagecoach.elements.dtls.internal;
+package io.stagecoach.elements.dtls;
 
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -8,7 +8,7 @@ import java.net.InetAddress;
  * address (one host or subnet usually holds a whole /64, so counting its addresses one by one
  * would let it take any number of slots).
  */
-public final class SourceBlock {
+final class SourceBlock {
 
     private SourceBlock() {
     }

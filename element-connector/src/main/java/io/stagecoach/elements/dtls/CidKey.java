@@ -1,10 +1,10 @@
-package io.stagecoach.elements.dtls.internal;
+package io.stagecoach.elements.dtls;
 
 import java.util.Arrays;
 import java.util.HexFormat;
 
 /** A connection ID as a map key: compares by content. */
-public final class CidKey {
+final class CidKey {
 
     private final byte[] bytes;
     private final int hash;

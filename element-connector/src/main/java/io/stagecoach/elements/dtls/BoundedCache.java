@@ -1,4 +1,4 @@
-package io.stagecoach.elements.dtls.internal;
+package io.stagecoach.elements.dtls;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -7,7 +7,7 @@ import java.util.Map;
  * A small synchronized map that forgets its least recently inserted or read entry beyond
  * {@code capacity}; holds resumable session states. Capacity 0 stores nothing.
  */
-public final class BoundedCache<K, V> {
+final class BoundedCache<K, V> {
 
     private final int capacity;
     private final LinkedHashMap<K, V> map;

@@ -1,4 +1,4 @@
-package io.stagecoach.elements.dtls.internal;
+package io.stagecoach.elements.dtls;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -20,7 +20,7 @@ import org.bouncycastle.tls.DatagramTransport;
  * {@link #receive} (with a datagram or a timeout): what it sends between two reads is one flight
  * (RFC 6347 §4.2.4), a retransmission replacing the previous copy.
  */
-public final class SessionTransport implements DatagramTransport {
+final class SessionTransport implements DatagramTransport {
 
     /** Where BC's ciphertext datagrams go. */
     @FunctionalInterface

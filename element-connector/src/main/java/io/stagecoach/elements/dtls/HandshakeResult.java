@@ -1,4 +1,4 @@
-package io.stagecoach.elements.dtls.internal;
+package io.stagecoach.elements.dtls;
 
 import java.security.Principal;
 import org.bouncycastle.tls.SecurityParameters;
@@ -16,7 +16,7 @@ import org.bouncycastle.tls.TlsSession;
  * @param session      the resumable BC session, or {@code null}
  * @param protection   the record protection of the new epoch, from {@link DtlsCrypto}
  */
-public record HandshakeResult(Principal principal, byte[] sessionId, byte[] inboundCid, int cipherSuite,
+record HandshakeResult(Principal principal, byte[] sessionId, byte[] inboundCid, int cipherSuite,
         boolean resumed, TlsSession session, RecordProtection protection) {
 
     /** Reads the parameters and takes the record protection this thread's handshake created. */

@@ -1,4 +1,4 @@
-package io.stagecoach.elements.dtls.internal;
+package io.stagecoach.elements.dtls;
 
 import java.io.IOException;
 import org.bouncycastle.tls.EncryptionAlgorithm;
@@ -17,7 +17,7 @@ import org.bouncycastle.tls.crypto.impl.TlsImplUtils;
  *
  * <p>The primitives are BouncyCastle's (AES, CCM, GCM); this class only frames records.
  */
-public final class AeadProtection implements RecordProtection {
+final class AeadProtection implements RecordProtection {
 
     private static final int EXPLICIT_NONCE = 8;
     private static final int SALT = 4;

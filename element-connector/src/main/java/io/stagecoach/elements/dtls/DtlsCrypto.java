@@ -1,4 +1,4 @@
-package io.stagecoach.elements.dtls.internal;
+package io.stagecoach.elements.dtls;
 
 import java.io.IOException;
 import java.security.SecureRandom;
@@ -13,7 +13,7 @@ import org.bouncycastle.tls.crypto.impl.bc.BcTlsCrypto;
  * It is handed over through the handshake thread: the peer's {@code notifyHandshakeComplete}
  * (same thread, same handshake) {@linkplain #takeProtection takes} it.
  */
-public final class DtlsCrypto extends BcTlsCrypto {
+final class DtlsCrypto extends BcTlsCrypto {
 
     private static final ThreadLocal<RecordProtection> PENDING = new ThreadLocal<>();
 

@@ -1,8 +1,6 @@
-package io.stagecoach.elements.dtls.internal;
+package io.stagecoach.elements.dtls;
 
 import io.stagecoach.elements.EndpointContext;
-import io.stagecoach.elements.dtls.DtlsCipherSuite;
-import io.stagecoach.elements.dtls.DtlsContextKeys;
 import java.net.InetSocketAddress;
 import java.security.Principal;
 import java.util.HexFormat;
@@ -19,7 +17,7 @@ import java.util.HexFormat;
  * thread normally, so uncontended); {@link #writeLock} serialises sequence numbers and
  * encryption of concurrent senders. The session table's lock guards the LRU links.
  */
-public final class Session {
+final class Session {
 
     /** RFC 6347 §4.1: sequence numbers are 48 bits and must not wrap. */
     private static final long MAX_SEQUENCE = (1L << 48) - 1;

@@ -1,4 +1,4 @@
-package io.stagecoach.elements.dtls.internal;
+package io.stagecoach.elements.dtls;
 
 /**
  * The header of one handshake fragment in a plaintext (epoch 0) handshake record
@@ -13,7 +13,7 @@ package io.stagecoach.elements.dtls.internal;
  * CVE-2026-59646), and to see the PSK identity of a ClientKeyExchange early enough to look the
  * key up asynchronously. Mutable flyweight, not thread-safe.
  */
-public final class HandshakeFragment {
+final class HandshakeFragment {
 
     public static final int HEADER_LENGTH = 12;
     public static final int CLIENT_HELLO = 1;

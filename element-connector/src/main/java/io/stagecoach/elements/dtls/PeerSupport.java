@@ -1,7 +1,5 @@
-package io.stagecoach.elements.dtls.internal;
+package io.stagecoach.elements.dtls;
 
-import io.stagecoach.elements.dtls.CertificateVerifier;
-import io.stagecoach.elements.dtls.DtlsCipherSuite;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.List;

@@ -1,11 +1,7 @@
-package io.stagecoach.elements.dtls.internal;
+package io.stagecoach.elements.dtls;
 
 import io.stagecoach.elements.SafeText;
-import io.stagecoach.elements.dtls.CertificateVerifier;
-import io.stagecoach.elements.dtls.DtlsCipherSuite;
 import io.stagecoach.elements.dtls.DtlsConnectorConfig.ClientAuth;
-import io.stagecoach.elements.dtls.DtlsConnectorConfig;
-import io.stagecoach.elements.dtls.DtlsPrincipal;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -37,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * client certificate check, connection ID, session cache. Its callbacks run on the handshake
  * thread.
  */
-public final class ServerPeer extends AbstractTlsServer {
+final class ServerPeer extends AbstractTlsServer {
 
     private static final Logger LOG = LoggerFactory.getLogger(ServerPeer.class);
 

@@ -1,4 +1,4 @@
-package io.stagecoach.elements.dtls.internal;
+package io.stagecoach.elements.dtls;
 
 import java.security.SecureRandom;
 
@@ -8,7 +8,7 @@ import java.security.SecureRandom;
  * nodes can route a record by its first CID byte. Uniqueness among live sessions is the caller's
  * check ({@link #next()} may, rarely, repeat).
  */
-public final class CidGenerator {
+final class CidGenerator {
 
     private final int length;
     private final int nodeId;

@@ -1,7 +1,5 @@
-package io.stagecoach.elements.dtls.internal;
+package io.stagecoach.elements.dtls;
 
-import io.stagecoach.elements.dtls.CertificateCredentials;
-import io.stagecoach.elements.dtls.DtlsPrincipal;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.security.GeneralSecurityException;
@@ -29,7 +27,7 @@ import org.bouncycastle.tls.crypto.impl.bc.BcTlsCrypto;
 import org.bouncycastle.tls.crypto.impl.bc.BcTlsRawKeyCertificate;
 
 /** Converts between the JCA types of the public API and BouncyCastle's TLS types. */
-public final class BcCredentials {
+final class BcCredentials {
 
     private static final SignatureAndHashAlgorithm ECDSA_SHA256 =
             new SignatureAndHashAlgorithm(HashAlgorithm.sha256, SignatureAlgorithm.ecdsa);

@@ -1,4 +1,4 @@
-package io.stagecoach.elements.dtls.internal;
+package io.stagecoach.elements.dtls;
 
 /**
  * The anti-replay window of one epoch (RFC 6347 §4.1.2.6): the highest authenticated sequence
@@ -6,7 +6,7 @@ package io.stagecoach.elements.dtls.internal;
  * {@link #accept} only after the record authenticated, so a forged record moves nothing. Not
  * thread-safe: the session's receive lock guards it.
  */
-public final class ReplayWindow {
+final class ReplayWindow {
 
     /** RFC 6347 §4.1.2.6: "a window size of 32 MUST be supported, 64 is preferred". */
     public static final int SIZE = 64;
