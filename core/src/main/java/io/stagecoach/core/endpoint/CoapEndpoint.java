@@ -508,10 +508,11 @@ public final class CoapEndpoint {
 
     private void receiveData(RawData raw) {
         ProtocolStage s = stage;
-        if (s != null && s.tryExecute(() -> process(raw))) {
+        if (s != null && s.tryExecute(raw.context().peer(), () -> process(raw))) {
             return;
         }
-        // The protocol stage is full (or stopping): a CON request still learns to come back later.
+        // The protocol stage is full, this source's share of it is taken, or the endpoint is
+        // stopping: a CON request still learns to come back later.
         byte[] bytes = raw.bytes();
         byte[] unavailable = OverloadReply.serviceUnavailable(bytes, bytes.length, overloadMaxAgeSeconds);
         if (unavailable != null && s != null) {
