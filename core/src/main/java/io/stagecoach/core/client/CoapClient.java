@@ -22,6 +22,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 
+// Over 500 lines: the novice API's blocking and asynchronous forms of every method and observe;
+// each is a few lines over the shared request path.
 /**
  * A CoAP client bound to one resource URI, in the manner of Californium's {@code CoapClient}.
  *

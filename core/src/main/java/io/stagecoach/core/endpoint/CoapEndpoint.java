@@ -48,6 +48,8 @@ import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+// Over 500 lines: the endpoint is where connector, protocol stage, layer stack and stores are
+// wired and started/stopped together; Inbound, Outbox and ProtocolStage already hold the logic.
 /**
  * The protocol stage: one CoAP endpoint on one connector (Lanter, thesis §4.2.2).
  *

@@ -34,6 +34,9 @@ import org.bouncycastle.tls.DatagramSender;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+// Over 500 lines: the receive screening, the established-session record path and the send path
+// share the session table and its locking; the handshakes already live in Handshakes and the
+// record layer in SessionRecords. A further split would pass that state through accessors.
 /**
  * DTLS 1.2 (RFC 6347) with connection IDs (RFC 9146) on BouncyCastle: moves plaintext CoAP
  * datagrams between the endpoint above and encrypted records on a datagram {@link Connector}

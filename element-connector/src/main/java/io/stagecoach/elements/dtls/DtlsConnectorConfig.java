@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
 
+// Over 500 lines: a validating builder for every dtls.* setting, each checked where it is set.
 /**
  * Settings of a {@link DtlsConnector}. Immutable; built by a validating {@link Builder} whose
  * defaults are those of the {@link DtlsConfig} definitions (one source of defaults).
