@@ -16,7 +16,7 @@ import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.core.network.EndpointCounters.Counter;
 import io.stagecoach.core.server.CoapResource;
 import io.stagecoach.core.server.CoapServer;
-import io.stagecoach.core.server.PeerPrincipal;
+import io.stagecoach.elements.PeerPrincipal;
 import io.stagecoach.elements.dtls.CertificateCredentials;
 import io.stagecoach.elements.dtls.DtlsConnector;
 import io.stagecoach.elements.dtls.DtlsConnectorConfig.ClientAuth;

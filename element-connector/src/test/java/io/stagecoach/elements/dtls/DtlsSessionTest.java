@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.ForwardingConnector;
+import io.stagecoach.elements.PeerPrincipal;
 import io.stagecoach.elements.RawData;
 import io.stagecoach.elements.dtls.DtlsTestSupport.Inbox;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
@@ -114,7 +115,7 @@ class DtlsSessionTest {
         assertEquals("echo:two", roundTrip(client, inbox, server.getAddress(), "two"));
         assertEquals(1, server.dtlsCounters().sessionsResumed());
         assertEquals(firstId, server.sessionContext(client.getAddress()).attribute(DtlsContextKeys.SESSION_ID));
-        assertEquals(DtlsPrincipal.psk("client1"),
+        assertEquals(PeerPrincipal.psk("client1"),
                 server.sessionContext(client.getAddress()).attribute(DtlsContextKeys.PRINCIPAL));
     }
 
