@@ -11,9 +11,11 @@ import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.ForwardingConnector;
 import io.stagecoach.elements.PeerPrincipal;
 import io.stagecoach.elements.RawData;
+import io.stagecoach.elements.RebindingConnector;
 import io.stagecoach.elements.dtls.DtlsTestSupport.Inbox;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
 import io.stagecoach.elements.time.VirtualClock;
+import io.stagecoach.elements.udp.UdpConnector;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
@@ -67,7 +69,8 @@ class DtlsSessionTest {
     void sessionSurvivesTheClientsPortChangingThanksToTheConnectionId() throws Exception {
         DtlsConnector server = open(DtlsTestSupport.pskServer());
         DtlsTestSupport.echo(server);
-        RebindableConnector socket = new RebindableConnector();
+        RebindingConnector socket = new RebindingConnector(
+                () -> UdpConnector.builder().bindAddress(DtlsTestSupport.LOOPBACK).build());
         DtlsConnector client = open(DtlsTestSupport.pskClient().transport(c -> socket));
         Inbox inbox = new Inbox();
         inbox.attach(client);
@@ -88,7 +91,8 @@ class DtlsSessionTest {
     void withoutConnectionIdsAPortChangeNeedsANewHandshake() throws Exception {
         DtlsConnector server = open(DtlsTestSupport.pskServer().cidLength(0));
         DtlsTestSupport.echo(server);
-        RebindableConnector socket = new RebindableConnector();
+        RebindingConnector socket = new RebindingConnector(
+                () -> UdpConnector.builder().bindAddress(DtlsTestSupport.LOOPBACK).build());
         DtlsConnector client = open(DtlsTestSupport.pskClient().transport(c -> socket));
         Inbox inbox = new Inbox();
         inbox.attach(client);
