@@ -48,7 +48,7 @@ final class Handshakes {
     private final HandshakeLimiter limiter;
     private final SessionTable table;
     private final SessionRecords records;
-    private final BoundedCache<String, TlsSession> serverResumption;
+    private final ResumptionCache serverResumption;
     private final BoundedCache<InetSocketAddress, TlsSession> clientResumption;
     private final Map<InetSocketAddress, DtlsSession> running = new ConcurrentHashMap<>();
 
@@ -64,7 +64,7 @@ final class Handshakes {
         this.table = table;
         this.records = records;
         this.limiter = new HandshakeLimiter(config.maxHandshakes(), config.maxHandshakesPerSource());
-        this.serverResumption = new BoundedCache<>(config.resumptionCacheSize());
+        this.serverResumption = new ResumptionCache(config.resumptionCacheSize());
         this.clientResumption = new BoundedCache<>(config.resumptionCacheSize());
     }
 
@@ -112,6 +112,7 @@ final class Handshakes {
             failed(s, e);
         } finally {
             DtlsCrypto.takeProtection();
+            peer.forgetInvalidated();
             s.serverPeer(null);
             finish(s);
         }

@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.Principal;
-import java.util.HexFormat;
 import java.util.Vector;
 import java.util.function.Predicate;
 import org.bouncycastle.tls.AbstractTlsServer;
@@ -49,16 +48,18 @@ final class ServerPeer extends AbstractTlsServer {
     private final BcCredentials credentials;
     private final CidGenerator cids;
     private final Predicate<CidKey> cidInUse;
-    private final BoundedCache<String, TlsSession> resumption;
+    private final ResumptionCache resumption;
     private final PskResolver psk;
     private final InetSocketAddress peer;
     private final long deadlineNanos;
     private volatile int selected = -1;
     private volatile Principal principal;
     private volatile HandshakeResult result;
+    private volatile TlsSession offered;
+    private volatile TlsSession stored;
 
     public ServerPeer(BcTlsCrypto crypto, DtlsConnectorConfig config, BcCredentials credentials, CidGenerator cids,
-            Predicate<CidKey> cidInUse, BoundedCache<String, TlsSession> resumption, PskResolver psk,
+            Predicate<CidKey> cidInUse, ResumptionCache resumption, PskResolver psk,
             InetSocketAddress peer, long deadlineNanos) {
         super(crypto);
         this.config = config;
@@ -146,8 +147,27 @@ final class ServerPeer extends AbstractTlsServer {
         if (sessionID == null || sessionID.length == 0) {
             return null;
         }
-        TlsSession session = resumption.get(HexFormat.of().formatHex(sessionID));
-        return session != null && session.isResumable() ? session : null;
+        try {
+            TlsSession session = resumption.get(getCrypto(), sessionID);
+            offered = session;
+            return session;
+        } catch (IOException e) {
+            LOG.debug("cached session for {} not rebuilt: {}", peer, SafeText.forLog(e.toString()));
+            return null;
+        }
+    }
+
+    /**
+     * After the handshake, successful or not: BouncyCastle invalidates the session of a failed
+     * handshake (the one it resumed or the one it had just created), and such a session must not
+     * be resumed again, so its cache entry goes.
+     */
+    public void forgetInvalidated() {
+        for (TlsSession s : new TlsSession[] {offered, stored}) {
+            if (s != null && !s.isResumable()) {
+                resumption.remove(s.getSessionID());
+            }
+        }
     }
 
     @Override
@@ -242,7 +262,8 @@ final class ServerPeer extends AbstractTlsServer {
         TlsSession session = context.getSession();
         HandshakeResult r = HandshakeResult.of(who, p, session);
         if (r.session() != null && r.sessionId().length > 0) {
-            resumption.put(HexFormat.of().formatHex(r.sessionId()), r.session());
+            resumption.put(getCrypto(), r.session());
+            stored = r.session();
         }
         result = r;
     }

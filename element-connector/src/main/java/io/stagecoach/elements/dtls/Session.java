@@ -13,9 +13,11 @@ import java.util.HexFormat;
  * {@link #cool} drops both when it has been idle for a while, so that an idle session costs
  * little heap.
  *
- * <p>Locks: {@link #readLock} serialises record decryption and the replay window (one receive
- * thread normally, so uncontended); {@link #writeLock} serialises sequence numbers and
- * encryption of concurrent senders. The session table's lock guards the LRU links.
+ * <p>Locks: {@link #readLock} (the replay window object, so that an idle session carries no
+ * separate lock objects) serialises record decryption and the replay window (one receive thread
+ * normally, so uncontended); the session's own monitor serialises sequence numbers and
+ * encryption of concurrent senders (nothing else locks a session). The session table's lock
+ * guards the LRU links.
  */
 final class Session {
 
@@ -24,8 +26,8 @@ final class Session {
     /** The peer's repeated final flight is answered at most this often (against replays). */
     private static final long RESEND_INTERVAL_NANOS = 500_000_000L;
 
-    public final Object readLock = new Object();
-    private final Object writeLock = new Object();
+    private final ReplayWindow window = new ReplayWindow();
+    public final Object readLock = window;
     private final boolean client;
     private final int epoch;
     private final RecordProtection protection;
@@ -35,7 +37,6 @@ final class Session {
     private final int cipherSuite;
     private final long establishedNanos;
     private final int sendLimit;
-    private final ReplayWindow window = new ReplayWindow();
     private long nextSequence;
     private volatile InetSocketAddress peer;
     private volatile EndpointContext plainContext;
@@ -167,7 +168,7 @@ final class Session {
      * @throws IllegalStateException if the sequence numbers are exhausted (a new handshake is needed)
      */
     public byte[] seal(int contentType, byte[] plain, int off, int len) {
-        synchronized (writeLock) {
+        synchronized (this) {
             if (nextSequence > MAX_SEQUENCE) {
                 throw new IllegalStateException("sequence numbers of epoch " + epoch + " exhausted");
             }
