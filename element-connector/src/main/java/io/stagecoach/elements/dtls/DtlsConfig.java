@@ -61,6 +61,15 @@ public final class DtlsConfig {
                     + " /64); sources share 4096 buckets by hash, so spoofed sources cannot grow any table.")
             .build();
 
+    public static final Definition<Integer> HELLO_WORK_SHARE = Definition.integer("dtls.hello-work-share")
+            .defaultValue(5).range(1, 100).unit("percent")
+            .doc("Share of a receive thread's time that cookie work (checking ClientHellos, sending"
+                    + " HelloVerifyRequests) may take while established sessions send records (one within the last"
+                    + " 100 ms); beyond it ClientHellos are dropped until the share recovers, so a hello flood from any"
+                    + " number of sources leaves the records the rest. Without records arriving only"
+                    + " dtls.max-hello-rate applies. 100: never limited by time.")
+            .build();
+
     public static final Definition<Duration> HANDSHAKE_TIMEOUT = Definition.duration("dtls.handshake-timeout",
             ChronoUnit.MILLIS)
             .defaultValue(Duration.ofSeconds(30)).range(Duration.ofMillis(100), Duration.ofMinutes(10))
@@ -141,7 +150,7 @@ public final class DtlsConfig {
     public static final ModuleDefinitions DEFINITIONS = ModuleDefinitions.of("DTLS connector",
             "DTLS 1.2 with connection IDs on BouncyCastle (package `io.stagecoach.elements.dtls`).",
             RECEIVER_THREADS, HANDSHAKE_THREADS, MAX_HANDSHAKES, MAX_HANDSHAKES_PER_SOURCE, MAX_HELLO_RATE,
-            MAX_HELLO_RATE_PER_SOURCE, HANDSHAKE_TIMEOUT,
+            MAX_HELLO_RATE_PER_SOURCE, HELLO_WORK_SHARE, HANDSHAKE_TIMEOUT,
             RETRANSMISSION_TIMEOUT, MAX_SESSIONS, SESSION_IDLE_TIMEOUT, RESUMPTION_CACHE_SIZE, CID_LENGTH, NODE_ID,
             MAX_DATAGRAM_SIZE, MAX_RECORD_SIZE, OUTBOUND_QUEUE_CAPACITY, RECEIVE_BUFFER, SEND_BUFFER);
 }

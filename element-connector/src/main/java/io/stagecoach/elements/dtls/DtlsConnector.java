@@ -29,7 +29,6 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.bouncycastle.tls.DTLSRequest;
-import org.bouncycastle.tls.DTLSVerifier;
 import org.bouncycastle.tls.DatagramSender;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,8 +55,9 @@ import org.slf4j.LoggerFactory;
  * handshakes.
  *
  * <p><b>Denial of service.</b> A ClientHello without a valid cookie gets a stateless
- * HelloVerifyRequest (BC's {@link DTLSVerifier}; never larger than the ClientHello), within a
- * budget of {@code dtls.max-hello-verify-rate} per second. Only a returned cookie admits a
+ * HelloVerifyRequest ({@link CookieVerifier}, compatible with BC's {@code DTLSVerifier}; never
+ * larger than the ClientHello), within a budget of {@code dtls.max-hello-rate} per second and,
+ * while established sessions send records, {@code dtls.hello-work-share} of the receive time. Only a returned cookie admits a
  * handshake, within {@code dtls.max-handshakes} and {@code dtls.max-handshakes-per-source} (per
  * IPv4 address or IPv6 /64). Records are screened before BC sees them (see {@code docs/dtls.md}).
  */
@@ -80,6 +80,7 @@ public final class DtlsConnector implements Connector {
         final RecordHeader header = new RecordHeader();
         final HandshakeFragment fragment = new HandshakeFragment();
         final Screened first = new Screened();
+        final byte[] helloVerifyRequest = new byte[CookieVerifier.HVR_LENGTH];
     }
 
     /** What the screen of one datagram found. */
@@ -128,7 +129,7 @@ public final class DtlsConnector implements Connector {
     private volatile Lifecycle state = Lifecycle.NEW;
     private volatile RawDataReceiver receiver = data -> { };
     private volatile Connector transport;
-    private volatile DTLSVerifier verifier;
+    private volatile CookieVerifier cookies;
     private NamedThreadFactory handshakeThreads;
     private volatile ThreadPoolExecutor handshakePool;
     private RealTimeScheduler ownTimer;
@@ -150,7 +151,8 @@ public final class DtlsConnector implements Connector {
         this.table = new SessionTable(config.maxSessions());
         this.records = new SessionRecords(this, dtlsCounters, table, cids.length());
         this.handshakes = new Handshakes(this, config, dtlsCounters, crypto, credentials, cids, table, records);
-        this.helloBudget = new HelloBudget(config.maxHelloRate(), config.maxHelloRatePerSource(), clock);
+        this.helloBudget = new HelloBudget(config.maxHelloRate(), config.maxHelloRatePerSource(),
+                config.helloWorkShare(), clock);
     }
 
     /** A builder for a server (accepts handshakes) or a client (connects on first send). */
@@ -204,7 +206,7 @@ public final class DtlsConnector implements Connector {
                 transport = below;
             }
             below.setRawDataReceiver(this::receiveRecords);
-            verifier = new DTLSVerifier(crypto);
+            cookies = new CookieVerifier(random);
             handshakeThreads = new NamedThreadFactory("dtls-handshake", true);
             // BC blocks a thread per handshake while it waits for the peer's next flight, up to the
             // handshake timeout when the peer is gone. A queue in front of a few threads would let a
@@ -427,7 +429,7 @@ public final class DtlsConnector implements Connector {
             if (hs != null) {
                 handshakes.offer(hs, b, first.pskIdentity);
             } else if (config.role() == DtlsConnectorConfig.Role.SERVER) {
-                clientHello(b, source);
+                clientHello(b, source, scratch.helloVerifyRequest);
             }
             return;
         }
@@ -496,6 +498,7 @@ public final class DtlsConnector implements Connector {
     }
 
     private void handUp(RawData d) {
+        helloBudget.recordArrived(d.receiveNanos());
         counters.incrementReceived();
         try {
             receiver.receiveData(d);
@@ -509,11 +512,12 @@ public final class DtlsConnector implements Connector {
     }
 
     /**
-     * A ClientHello from an address with no handshake in progress: within the hello budget, BC's
-     * stateless cookie check; only a valid cookie creates state (RFC 6347 §4.2.1).
+     * A ClientHello from an address with no handshake in progress: within the hello budget, the
+     * stateless cookie check; only a valid cookie creates state (RFC 6347 §4.2.1). The check's
+     * time is charged to the budget, which limits it while established sessions send records.
      */
-    private void clientHello(byte[] b, InetSocketAddress source) {
-        DTLSVerifier v = verifier;
+    private void clientHello(byte[] b, InetSocketAddress source, byte[] hvr) {
+        CookieVerifier v = cookies;
         if (v == null || state != Lifecycle.RUNNING) {
             return;
         }
@@ -521,7 +525,24 @@ public final class DtlsConnector implements Connector {
             dtlsCounters.hellosDropped.increment();
             return;
         }
-        byte[] clientId = clientId(source);
+        long started = clock.nanoTime();
+        switch (v.check(b, source, hvr)) {
+            case ANSWER:
+                dtlsCounters.helloVerifyRequestsSent.increment();
+                sendCiphertext(Arrays.copyOf(hvr, CookieVerifier.HVR_LENGTH), EndpointContext.of(source), null);
+                break;
+            case DROP:
+                dtlsCounters.datagramsMalformed.increment();
+                break;
+            default:
+                verifyWithBouncyCastle(v, b, source);
+                break;
+        }
+        helloBudget.charge(clock.nanoTime() - started);
+    }
+
+    /** A hello with a valid cookie, or one our parser left to BC: BC's verifier decides and answers. */
+    private void verifyWithBouncyCastle(CookieVerifier v, byte[] b, InetSocketAddress source) {
         DatagramSender hvr = new DatagramSender() {
             @Override
             public int getSendLimit() {
@@ -536,7 +557,7 @@ public final class DtlsConnector implements Connector {
         };
         DTLSRequest request;
         try {
-            request = v.verifyRequest(clientId, b, 0, b.length, hvr);
+            request = v.verifyWithBouncyCastle(CookieVerifier.clientId(source), b, hvr);
         } catch (RuntimeException e) {
             // BC 1.84 parses the hello with unchecked exceptions for some bad fields (a reserved
             // client_version such as {254, 254} throws IllegalArgumentException): a malformed
@@ -548,14 +569,6 @@ public final class DtlsConnector implements Connector {
         if (request != null) {
             handshakes.admit(source, request);
         }
-    }
-
-    private static byte[] clientId(InetSocketAddress source) {
-        byte[] ip = source.getAddress().getAddress();
-        byte[] id = Arrays.copyOf(ip, ip.length + 2);
-        id[ip.length] = (byte) (source.getPort() >> 8);
-        id[ip.length + 1] = (byte) source.getPort();
-        return id;
     }
 
     // ---------------------------------------------------------------- send path

@@ -50,6 +50,7 @@ public final class DtlsConnectorConfig {
     private final int maxHandshakesPerSource;
     private final int maxHelloRate;
     private final int maxHelloRatePerSource;
+    private final int helloWorkShare;
     private final Duration handshakeTimeout;
     private final Duration retransmissionTimeout;
     private final int maxSessions;
@@ -80,6 +81,7 @@ public final class DtlsConnectorConfig {
         maxHandshakesPerSource = b.maxHandshakesPerSource;
         maxHelloRate = b.maxHelloRate;
         maxHelloRatePerSource = b.maxHelloRatePerSource;
+        helloWorkShare = b.helloWorkShare;
         handshakeTimeout = b.handshakeTimeout;
         retransmissionTimeout = b.retransmissionTimeout;
         maxSessions = b.maxSessions;
@@ -186,6 +188,14 @@ public final class DtlsConnectorConfig {
         return maxHelloRatePerSource;
     }
 
+    /**
+     * Percent of a receive thread's time cookie work may take while established sessions send
+     * records (RFC 6347 §4.2.1's cookie exchange yields to them); 100: not limited by time.
+     */
+    public int helloWorkShare() {
+        return helloWorkShare;
+    }
+
     public Duration handshakeTimeout() {
         return handshakeTimeout;
     }
@@ -239,7 +249,7 @@ public final class DtlsConnectorConfig {
     public String toString() {
         return role + " bind=" + bindAddress + " suites=" + cipherSuites + " handshakeThreads=" + handshakeThreads
                 + " maxHandshakes=" + maxHandshakes + "/" + maxHandshakesPerSource + " per source, hellos/s="
-                + maxHelloRate + "/" + maxHelloRatePerSource + " per source, timeout "
+                + maxHelloRate + "/" + maxHelloRatePerSource + " per source, hello work " + helloWorkShare + "%, timeout "
                 + handshakeTimeout + " maxSessions=" + maxSessions + " idle=" + sessionIdleTimeout + " cid="
                 + cidLength + " node=" + nodeId;
     }
@@ -263,6 +273,7 @@ public final class DtlsConnectorConfig {
         private int maxHandshakesPerSource = DtlsConfig.MAX_HANDSHAKES_PER_SOURCE.defaultValue();
         private int maxHelloRate = DtlsConfig.MAX_HELLO_RATE.defaultValue();
         private int maxHelloRatePerSource = DtlsConfig.MAX_HELLO_RATE_PER_SOURCE.defaultValue();
+        private int helloWorkShare = DtlsConfig.HELLO_WORK_SHARE.defaultValue();
         private Duration handshakeTimeout = DtlsConfig.HANDSHAKE_TIMEOUT.defaultValue();
         private Duration retransmissionTimeout = DtlsConfig.RETRANSMISSION_TIMEOUT.defaultValue();
         private int maxSessions = DtlsConfig.MAX_SESSIONS.defaultValue();
@@ -289,6 +300,7 @@ public final class DtlsConnectorConfig {
             maxHandshakesPerSource(config.get(DtlsConfig.MAX_HANDSHAKES_PER_SOURCE));
             maxHelloRate(config.get(DtlsConfig.MAX_HELLO_RATE));
             maxHelloRatePerSource(config.get(DtlsConfig.MAX_HELLO_RATE_PER_SOURCE));
+            helloWorkShare(config.get(DtlsConfig.HELLO_WORK_SHARE));
             handshakeTimeout(config.get(DtlsConfig.HANDSHAKE_TIMEOUT));
             retransmissionTimeout(config.get(DtlsConfig.RETRANSMISSION_TIMEOUT));
             maxSessions(config.get(DtlsConfig.MAX_SESSIONS));
@@ -400,6 +412,12 @@ public final class DtlsConnectorConfig {
 
         public Builder maxHelloRatePerSource(int perSecond) {
             this.maxHelloRatePerSource = check(DtlsConfig.MAX_HELLO_RATE_PER_SOURCE, perSecond);
+            return this;
+        }
+
+        /** {@code dtls.hello-work-share}: percent of a receive thread's time for cookie work while records arrive. */
+        public Builder helloWorkShare(int percent) {
+            this.helloWorkShare = check(DtlsConfig.HELLO_WORK_SHARE, percent);
             return this;
         }
 

@@ -2,6 +2,8 @@ package io.stagecoach.elements.dtls;
 
 import java.io.IOException;
 import java.security.SecureRandom;
+import org.bouncycastle.crypto.Digest;
+import org.bouncycastle.tls.crypto.CryptoHashAlgorithm;
 import org.bouncycastle.tls.crypto.TlsCipher;
 import org.bouncycastle.tls.crypto.TlsCryptoParameters;
 import org.bouncycastle.tls.crypto.impl.bc.BcTlsCrypto;
@@ -12,6 +14,10 @@ import org.bouncycastle.tls.crypto.impl.bc.BcTlsCrypto;
  * parameters at the same moment (BC's own cipher serves the handshake's Finished messages only).
  * It is handed over through the handshake thread: the peer's {@code notifyHandshakeComplete}
  * (same thread, same handshake) {@linkplain #takeProtection takes} it.
+ *
+ * <p>SHA-256 (the handshake hash, the TLS 1.2 PRF's HMAC, HMAC-SHA256 record MACs) is the JDK's
+ * ({@link JdkSha256}), which runs on the processor's SHA instructions where there are any: a
+ * handshake profile spent more time in BouncyCastle's Java SHA-256 than in any other method.
  */
 final class DtlsCrypto extends BcTlsCrypto {
 
@@ -19,6 +25,17 @@ final class DtlsCrypto extends BcTlsCrypto {
 
     public DtlsCrypto(SecureRandom random) {
         super(random);
+    }
+
+    @Override
+    public Digest createDigest(int cryptoHashAlgorithm) {
+        return cryptoHashAlgorithm == CryptoHashAlgorithm.sha256 ? new JdkSha256()
+                : super.createDigest(cryptoHashAlgorithm);
+    }
+
+    @Override
+    public Digest cloneDigest(int cryptoHashAlgorithm, Digest digest) {
+        return digest instanceof JdkSha256 ? ((JdkSha256) digest).copy() : super.cloneDigest(cryptoHashAlgorithm, digest);
     }
 
     @Override
