@@ -587,6 +587,9 @@ public final class DtlsConnector implements Connector {
             return;
         }
         Session s = table.get(peer);
+        if (s != null && s.isClient() && abandonSilent(s)) {
+            s = null;
+        }
         if (s == null) {
             if (config.role() == DtlsConnectorConfig.Role.SERVER) {
                 counters.incrementSendErrors();
@@ -604,6 +607,23 @@ public final class DtlsConnector implements Connector {
             }
         }
         encryptAndSend(s, data);
+    }
+
+    /**
+     * Client: drops {@code s} when its records have gone unanswered for
+     * {@link DtlsConnectorConfig#clientSilenceTimeout()}, so that this send starts a new handshake.
+     * A server that lost the session (it died, restarted, or a balancer now sends our records to
+     * another node, which drops them as unknown, RFC 9146 §6) never says so: silence is the only sign.
+     */
+    private boolean abandonSilent(Session s) {
+        long timeout = config.clientSilenceTimeout().toNanos();
+        if (timeout == 0 || !s.silentFor(clock.nanoTime(), timeout)) {
+            return false;
+        }
+        table.remove(s);
+        s.close();
+        LOG.debug("session with {} unanswered for {}: handshaking again", s.peer(), config.clientSilenceTimeout());
+        return true;
     }
 
     /**
@@ -661,6 +681,9 @@ public final class DtlsConnector implements Connector {
             counters.incrementSendErrors();
             data.notifyFailed(new SendFailedException(Reason.IO_ERROR, "DTLS send failed: " + e.getMessage(), e));
             return;
+        }
+        if (s.isClient()) {
+            s.sent(clock.nanoTime());
         }
         SendCallback app = data.callback();
         sendCiphertext(record, s.plainContext(), app == null ? countSent : new SendCallback() {

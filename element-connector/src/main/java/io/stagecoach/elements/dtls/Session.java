@@ -23,6 +23,7 @@ final class Session {
     private static final long MAX_SEQUENCE = (1L << 48) - 1;
     /** The peer's repeated final flight is answered at most this often (against replays). */
     private static final long RESEND_INTERVAL_NANOS = 500_000_000L;
+    private static final long ANSWERED = Long.MIN_VALUE;
 
     public final Object readLock = new Object();
     private final Object writeLock = new Object();
@@ -41,6 +42,8 @@ final class Session {
     private volatile EndpointContext plainContext;
     private volatile EndpointContext context;
     private volatile long lastActiveNanos;
+    /** Client: when the first record after the last authenticated one went out, else {@link #ANSWERED}. */
+    private volatile long unansweredSinceNanos = ANSWERED;
     private volatile boolean closed;
     private volatile byte[][] lastFlight;
     private long lastFlightResentNanos;
@@ -144,8 +147,28 @@ final class Session {
         return lastActiveNanos;
     }
 
+    /** An authenticated record arrived: the peer holds this session. */
     public void touch(long nanos) {
         lastActiveNanos = nanos;
+        if (client && unansweredSinceNanos != ANSWERED) {
+            unansweredSinceNanos = ANSWERED;
+        }
+    }
+
+    /** Client: a record went out; the first since the last authenticated one starts the silence. */
+    public void sent(long nanos) {
+        if (client && unansweredSinceNanos == ANSWERED) {
+            unansweredSinceNanos = nanos;
+        }
+    }
+
+    /**
+     * Client: whether records have gone out for at least {@code timeoutNanos} without an
+     * authenticated record back, i.e. the peer has probably lost this session.
+     */
+    public boolean silentFor(long nowNanos, long timeoutNanos) {
+        long since = unansweredSinceNanos;
+        return since != ANSWERED && nowNanos - since >= timeoutNanos;
     }
 
     public long establishedNanos() {
