@@ -93,8 +93,9 @@ public final class DtlsConfig {
             .doc("Client: when records have gone to a peer for this long without an authenticated record"
                     + " coming back, the server is presumed to have lost the session (a node that died or"
                     + " restarted, a balancer that now routes elsewhere) and the next send starts a new"
-                    + " handshake. 0 turns this off (for peers that legitimately stay silent, e.g. requests"
-                    + " with No-Response, RFC 7967).")
+                    + " handshake. Unanswered records older than three times this (at least 10 s) start the"
+                    + " count again (they were ACKs or the last before a pause). 0 turns this off (for peers"
+                    + " that legitimately stay silent, e.g. requests with No-Response, RFC 7967).")
             .build();
 
     public static final Definition<Integer> RESUMPTION_CACHE_SIZE = Definition.integer(

@@ -163,12 +163,22 @@ final class Session {
     }
 
     /**
-     * Client: whether records have gone out for at least {@code timeoutNanos} without an
-     * authenticated record back, i.e. the peer has probably lost this session.
+     * Client, before a send: whether records have gone out for at least {@code timeoutNanos} and at
+     * most {@code windowNanos} without an authenticated record back, i.e. the peer has probably
+     * lost this session. Unanswered records older than the window were not waiting for an answer
+     * (an ACK, the last record before a pause): the count starts again with this send.
      */
-    public boolean silentFor(long nowNanos, long timeoutNanos) {
+    public boolean silentFor(long nowNanos, long timeoutNanos, long windowNanos) {
         long since = unansweredSinceNanos;
-        return since != ANSWERED && nowNanos - since >= timeoutNanos;
+        if (since == ANSWERED) {
+            return false;
+        }
+        long silent = nowNanos - since;
+        if (silent > windowNanos) {
+            unansweredSinceNanos = nowNanos;
+            return false;
+        }
+        return silent >= timeoutNanos;
     }
 
     public long establishedNanos() {
