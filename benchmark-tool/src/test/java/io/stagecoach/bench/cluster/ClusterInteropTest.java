@@ -147,7 +147,9 @@ class ClusterInteropTest {
 
     /**
      * The node serving the most of 20 coaps clients (CID, PSK) gets SIGKILL while they and 30 plain
-     * CoAP clients poll GET /node; the balancer loses it and its conntrack entries.
+     * CoAP clients poll GET /node and 10 CoAPBench clients load the cluster (closed loop, CON GET
+     * /benchmark, retransmitting after 1 s, 30 s timeout: none may time out); the balancer loses the
+     * node and its conntrack entries.
      *
      * <p>Plain clients: every client of the dead node is answered again by a survivor within 8 s
      * (its first retransmission is due within 3 s: ACK_TIMEOUT 2 s × [1, 1.5), RFC 7252 §4.2; the
@@ -166,7 +168,7 @@ class ClusterInteropTest {
     @Test
     @Order(3)
     void aNodeDiesAndItsClientsReachASurvivor() throws Exception {
-        NodeFailure failure = new NodeFailure(0, 30, 200, 2000, Duration.ofSeconds(15), Duration.ZERO, 0, 20,
+        NodeFailure failure = new NodeFailure(0, 30, 200, 2000, Duration.ofSeconds(15), Duration.ZERO, 10, 20,
                 Duration.ofSeconds(5));
         NodeFailure.Result r = failure.run(cluster, dir);
         String report = r.report();
@@ -177,6 +179,10 @@ class ClusterInteropTest {
         assertEquals(0, r.survivorsMoved(), report);
         assertEquals(0, r.answersFromVictimAfterUpdate(), report);
         assertTrue(r.conntrackDeleted() >= r.affected(), "the dead node's flows were deleted: " + report);
+
+        assertTrue(r.bench().completed() > 0, "CoAPBench's load ran through the kill: " + report);
+        assertEquals(0, r.bench().timeouts(), "its requests to the dead node were retransmitted to survivors: "
+                + report);
 
         NodeFailure.Recovery dtls = r.dtls();
         assertTrue(dtls.affected() >= 7, "the busiest node served at least a third of 20 coaps clients: " + report);
