@@ -34,11 +34,15 @@ import java.util.regex.Pattern;
  * <ul>
  *   <li>{@code P:obs:TOKENHEX}: a hash with {@code node} (the node that stored it) and
  *       {@code obs} ({@link Observation#encode()});</li>
- *   <li>{@code P:node:NODE}: the set of token hex strings stored by that node, read by
- *       {@link #restore()}.</li>
+ *   <li>{@code P:node:NODE}: a sorted set of the token hex strings stored by that node, each
+ *       scored with its expiry (milliseconds on Redis's clock), read by {@link #restore()}.</li>
  * </ul>
- * {@link #put} and {@link #remove} run as Lua scripts, so the hash and the sets change together
- * (a token put by another node moves to that node's set). The scripts name the set keys from an
+ * An observation expires: the hash lives for its last Max-Age plus {@link Builder#expiryMargin}
+ * (default 60 s), set by {@link #put} (Max-Age 60 s) and by every {@link #touch} (each fresh
+ * notification, on any node); the sorted set drops expired tokens on each put and restore, so
+ * neither grows with observations whose devices vanished. {@link #put}, {@link #touch},
+ * {@link #remove} and {@link #restore} run as Lua scripts, so the hash and the sets change
+ * together (a token put by another node moves to that node's set). The scripts name the set keys from an
  * argument, which Redis Cluster does not allow: this store is for one Redis (with replicas).
  *
  * <p>Bounded: each command times out after {@link Builder#timeout} (default 2 s) and at most
@@ -55,34 +59,57 @@ public final class RedisObservationStore implements ObservationStore, AutoClosea
     private static final Pattern NODE = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     private static final String HASH_NODE = "node";
     private static final String HASH_OBS = "obs";
+    private static final Duration DEFAULT_MAX_AGE = Duration.ofSeconds(60);
 
-    /** KEYS: the observation's hash, the new node's set. ARGV: node, encoded, token hex, set prefix. */
-    private static final String PUT = """
+    /** Redis's own clock in milliseconds (one clock for every node), as Lua local {@code now}. */
+    private static final String NOW = """
+            local clock = redis.call('TIME')
+            local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+            """;
+
+    /**
+     * KEYS: the observation's hash, the new node's set. ARGV: node, encoded, token hex, set prefix,
+     * time to live (ms). The node's entries that expired meanwhile leave its set.
+     */
+    private static final String PUT = NOW + """
             local old = redis.call('HGET', KEYS[1], 'node')
-            if old and old ~= ARGV[1] then redis.call('SREM', ARGV[4] .. old, ARGV[3]) end
+            if old and old ~= ARGV[1] then redis.call('ZREM', ARGV[4] .. old, ARGV[3]) end
             redis.call('HSET', KEYS[1], 'node', ARGV[1], 'obs', ARGV[2])
-            redis.call('SADD', KEYS[2], ARGV[3])
+            redis.call('PEXPIRE', KEYS[1], ARGV[5])
+            redis.call('ZADD', KEYS[2], now + tonumber(ARGV[5]), ARGV[3])
+            redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+            return 1
+            """;
+
+    /** KEYS: the observation's hash. ARGV: token hex, set prefix, time to live (ms). A gone one stays gone. */
+    private static final String TOUCH = NOW + """
+            local node = redis.call('HGET', KEYS[1], 'node')
+            if not node then return 0 end
+            redis.call('PEXPIRE', KEYS[1], ARGV[3])
+            redis.call('ZADD', ARGV[2] .. node, now + tonumber(ARGV[3]), ARGV[1])
             return 1
             """;
 
     /** KEYS: the observation's hash. ARGV: token hex, set prefix. */
     private static final String REMOVE = """
             local old = redis.call('HGET', KEYS[1], 'node')
-            if old then redis.call('SREM', ARGV[2] .. old, ARGV[1]) end
+            if old then redis.call('ZREM', ARGV[2] .. old, ARGV[1]) end
             return redis.call('DEL', KEYS[1])
             """;
 
-    /** KEYS: the node's set. ARGV: hash prefix. Entries whose hash is gone leave the set. */
-    private static final String RESTORE = """
+    /** KEYS: the node's set. ARGV: hash prefix. Entries expired or whose hash is gone leave the set. */
+    private static final String RESTORE = NOW + """
+            redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
             local out = {}
-            for _, t in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+            for _, t in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
               local o = redis.call('HGET', ARGV[1] .. t, 'obs')
-              if o then table.insert(out, o) else redis.call('SREM', KEYS[1], t) end
+              if o then table.insert(out, o) else redis.call('ZREM', KEYS[1], t) end
             end
             return out
             """;
 
     private final String node;
+    private final long marginMillis;
     private final String hashPrefix;
     private final String setPrefix;
     private final HashedWheelTimer timer;
@@ -94,6 +121,7 @@ public final class RedisObservationStore implements ObservationStore, AutoClosea
 
     private RedisObservationStore(Builder b) {
         this.node = b.node;
+        this.marginMillis = b.expiryMargin.toMillis();
         this.hashPrefix = b.keyPrefix + ":obs:";
         this.setPrefix = b.keyPrefix + ":node:";
         ThreadFactory threads = new NamedThreads("stagecoach-redis");
@@ -124,12 +152,27 @@ public final class RedisObservationStore implements ObservationStore, AutoClosea
         return node;
     }
 
+    /** Stores it for the default Max-Age (60 s, RFC 7252 §5.10.5) plus the margin; {@link #touch} sets its own. */
     @Override
     public CompletionStage<Void> put(Observation observation) {
         String hex = observation.token().toHex();
         return commands.<Long>eval(PUT, ScriptOutputType.INTEGER,
                 new byte[][] {bytes(hashPrefix + hex), bytes(setPrefix + node)},
-                bytes(node), observation.encode(), bytes(hex), bytes(setPrefix)).thenApply(n -> null);
+                bytes(node), observation.encode(), bytes(hex), bytes(setPrefix), ttl(DEFAULT_MAX_AGE))
+                .thenApply(n -> null);
+    }
+
+    /** The observation now expires {@code maxAge} plus the margin from now (on Redis's clock). */
+    @Override
+    public CompletionStage<Void> touch(Token token, Duration maxAge) {
+        String hex = token.toHex();
+        return commands.<Long>eval(TOUCH, ScriptOutputType.INTEGER, new byte[][] {bytes(hashPrefix + hex)},
+                bytes(hex), bytes(setPrefix), ttl(maxAge)).thenApply(n -> null);
+    }
+
+    private byte[] ttl(Duration maxAge) {
+        // PEXPIRE needs at least 1 ms; Max-Age is at most 2^32 - 1 s (RFC 7252 §5.10.5), far from overflow
+        return bytes(Long.toString(Math.max(1, maxAge.toMillis() + marginMillis)));
     }
 
     @Override
@@ -161,6 +204,12 @@ public final class RedisObservationStore implements ObservationStore, AutoClosea
     public CompletionStage<String> nodeOf(Token token) {
         return commands.hget(bytes(hashPrefix + token.toHex()), bytes(HASH_NODE))
                 .thenApply(n -> n == null ? null : new String(n, StandardCharsets.UTF_8));
+    }
+
+    /** The time the observation of {@code token} has left before it expires, or {@code null}; for tools and tests. */
+    public CompletionStage<Duration> timeToLive(Token token) {
+        return commands.pttl(bytes(hashPrefix + token.toHex()))
+                .thenApply(ms -> ms == null || ms < 0 ? null : Duration.ofMillis(ms));
     }
 
     /** Closes the connection and stops the Lettuce threads. The observations stay in Redis. Idempotent. */
@@ -211,6 +260,7 @@ public final class RedisObservationStore implements ObservationStore, AutoClosea
         private String keyPrefix = "stagecoach:observe";
         private Duration timeout = Duration.ofSeconds(2);
         private int maxQueuedCommands = 10_000;
+        private Duration expiryMargin = Duration.ofSeconds(60);
 
         private Builder(String uri, String node) {
             this.uri = Objects.requireNonNull(uri, "uri");
@@ -236,6 +286,20 @@ public final class RedisObservationStore implements ObservationStore, AutoClosea
                 throw new IllegalArgumentException("a timeout above zero, got " + timeout);
             }
             this.timeout = timeout;
+            return this;
+        }
+
+        /**
+         * How long past its last Max-Age an observation is kept (default 60 s): a client re-registers
+         * only after Max-Age has passed without a notification (RFC 7641 §3.3.1), and that takes a
+         * round trip or a retransmission. An observation not {@linkplain #touch touched} within its
+         * Max-Age plus this margin is gone: its device went silent, nobody re-registered.
+         */
+        public Builder expiryMargin(Duration margin) {
+            if (Objects.requireNonNull(margin, "margin").isNegative()) {
+                throw new IllegalArgumentException("a margin of zero or more, got " + margin);
+            }
+            this.expiryMargin = margin;
             return this;
         }
 

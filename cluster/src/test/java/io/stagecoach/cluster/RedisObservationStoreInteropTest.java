@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lettuce.core.RedisConnectionException;
 import io.stagecoach.core.client.CoapClient;
@@ -22,6 +23,7 @@ import io.stagecoach.elements.sim.SimulatedNetwork;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
 import io.stagecoach.elements.time.VirtualClock;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -134,6 +136,59 @@ class RedisObservationStoreInteropTest {
         await(one.remove(a.token())); // removing twice is harmless
         await(two.remove(b.token()));
         assertEquals(List.of(), await(two.restore()));
+    }
+
+    /**
+     * Expiry: a put lives for the default Max-Age (60 s) plus the margin, each touch for the
+     * notification's Max-Age plus the margin; a touch does not bring back a token that is gone; an
+     * observation not touched in time is gone for every node, and the node's sorted set drops it at
+     * the next put, so nothing grows with devices that vanished. The short expiry is Redis's own
+     * clock: the test waits for Redis to report the key gone (bounded), it does not sleep.
+     */
+    @Test
+    void observationsExpireUnlessNotified() throws Exception {
+        RedisObservationStore one = RedisObservationStore.builder(redis.uri(), "node-1").keyPrefix(prefix)
+                .expiryMargin(Duration.ofSeconds(30)).build();
+        toClose.add(one);
+        Observation a = observation("a1a1a1a1a1a1a1a1", "temp");
+        await(one.put(a));
+        assertBetween(Duration.ofSeconds(85), Duration.ofSeconds(90), await(one.timeToLive(a.token())));
+        await(one.touch(a.token(), Duration.ofSeconds(600)));
+        assertBetween(Duration.ofSeconds(625), Duration.ofSeconds(630),
+                await(one.timeToLive(a.token())));
+        Token unknown = Token.fromHex("0000000000000002");
+        await(one.touch(unknown, Duration.ofSeconds(600)));
+        assertNull(await(one.get(unknown)), "a touch does not create an observation");
+
+        RedisObservationStore x = RedisObservationStore.builder(redis.uri(), "node-x").keyPrefix(prefix)
+                .expiryMargin(Duration.ZERO).build();
+        toClose.add(x);
+        Observation b = observation("b2b2b2b2b2b2b2b2", "humidity");
+        await(x.put(b));
+        await(x.touch(b.token(), Duration.ZERO)); // Max-Age 0, no margin: 1 ms left
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+        while (await(x.get(b.token())) != null) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("Redis kept an observation with 1 ms to live for " + WAIT_SECONDS + " s");
+            }
+        }
+        assertNull(await(x.nodeOf(b.token())));
+        Observation c = observation("c3c3c3c3c3c3c3c3", "light");
+        await(x.put(c));
+        io.lettuce.core.RedisClient raw = io.lettuce.core.RedisClient.create(redis.uri());
+        try (var connection = raw.connect()) {
+            assertEquals(1, connection.sync().zcard(prefix + ":node:node-x"), "the expired token left the set");
+        } finally {
+            raw.shutdown();
+        }
+        assertEquals(Set.of(c.token()), tokens(await(x.restore())));
+        assertEquals(Set.of(a.token()), tokens(await(one.restore())));
+    }
+
+    private static void assertBetween(Duration low, Duration high, Duration actual) {
+        assertNotNull(actual, "a time to live");
+        assertTrue(actual.compareTo(low) > 0 && actual.compareTo(high) <= 0,
+                actual + " not in (" + low + ", " + high + "]");
     }
 
     /** Node names become part of keys: only a safe alphabet; a Redis that is not there fails the build. */

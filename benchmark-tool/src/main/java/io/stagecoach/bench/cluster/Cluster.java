@@ -100,6 +100,16 @@ public final class Cluster implements AutoCloseable {
                 "--interval", Long.toString(intervalMillis), "--ack-timeout", Long.toString(ackTimeoutMillis)));
     }
 
+    /** The coaps probe in the clients' namespace against the virtual address's coaps port. */
+    NamespacedJvm dtlsProbe(String name, int clientCount, Duration duration, long intervalMillis,
+            long ackTimeoutMillis, Duration silence, String psk) throws IOException {
+        return inClients(name, DtlsFailoverProbe.class.getName(), "logback-bench.xml", List.of(
+                "--target", topology.vip().getHostAddress() + ":" + ClusterTopology.COAPS_PORT, "--psk", psk,
+                "--clients", Integer.toString(clientCount), "--duration", Double.toString(duration.toMillis() / 1000.0),
+                "--interval", Long.toString(intervalMillis), "--ack-timeout", Long.toString(ackTimeoutMillis),
+                "--silence", Long.toString(silence.toMillis())));
+    }
+
     /** CoAPBench (closed loop, CON GET /benchmark) in the clients' namespace against the virtual address. */
     NamespacedJvm coapBench(String name, int concurrency, Duration duration, long retransmitMillis, Path json)
             throws IOException {

@@ -22,6 +22,8 @@ public final class ClusterMain {
               --ack-timeout MS     the probe clients' ACK_TIMEOUT, RFC 7252 4.8 (default 2000)
               --after S            seconds the probe runs after the kill (default 10)
               --detect MS          from the kill to the balancer update (default 0)
+              --dtls-clients N     coaps probe clients with CID alongside (default 0; the nodes then serve coaps)
+              --dtls-silence MS    their dtls.client-silence-timeout (default 5000)
               --concurrency N      CoAPBench clients alongside, retransmitting after 1 s (default 60; 0 = none)
               --runs N             repeat the whole measurement N times, a new cluster each (default 1)
               --keep DIR           keep the processes' output in DIR (default: a temporary directory, deleted)
@@ -56,6 +58,8 @@ public final class ClusterMain {
         long detect = 0;
         int concurrency = 60;
         int runs = 1;
+        int dtlsClients = 0;
+        long dtlsSilence = io.stagecoach.elements.dtls.DtlsConfig.CLIENT_SILENCE_TIMEOUT.defaultValue().toMillis();
         Path keep = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -66,6 +70,8 @@ public final class ClusterMain {
                 case "--after" -> after = Double.parseDouble(args[++i]);
                 case "--detect" -> detect = Long.parseLong(args[++i]);
                 case "--concurrency" -> concurrency = Integer.parseInt(args[++i]);
+                case "--dtls-clients" -> dtlsClients = Integer.parseInt(args[++i]);
+                case "--dtls-silence" -> dtlsSilence = Long.parseLong(args[++i]);
                 case "--runs" -> runs = Integer.parseInt(args[++i]);
                 case "--keep" -> keep = Path.of(args[++i]);
                 case "-h", "--help" -> {
@@ -79,12 +85,15 @@ public final class ClusterMain {
             }
         }
         NodeFailure failure = new NodeFailure(Math.min(2, nodes), clients, interval, ackTimeout,
-                Duration.ofMillis(Math.round(after * 1000)), Duration.ofMillis(detect), concurrency);
+                Duration.ofMillis(Math.round(after * 1000)), Duration.ofMillis(detect), concurrency, dtlsClients,
+                Duration.ofMillis(dtlsSilence));
+        List<String> serverArgs = dtlsClients <= 0 ? List.of()
+                : List.of("--dtls-port", Integer.toString(ClusterTopology.COAPS_PORT), "--psk", NodeFailure.PSK);
         List<NodeFailure.Result> results = new ArrayList<>();
         for (int run = 1; run <= runs; run++) {
             Path dir = keep != null ? Files.createDirectories(keep.resolve("run" + run))
                     : Files.createTempDirectory("stagecoach-cluster");
-            try (Cluster cluster = Cluster.start(nodes, dir, List.of("-XX:+UseSerialGC", "-Xmx256m"), List.of())) {
+            try (Cluster cluster = Cluster.start(nodes, dir, List.of("-XX:+UseSerialGC", "-Xmx256m"), serverArgs)) {
                 out.println("== run " + run + " (cluster " + cluster.topology().prefix() + ")");
                 NodeFailure.Result r = failure.run(cluster, dir);
                 results.add(r);
@@ -100,6 +109,11 @@ public final class ClusterMain {
             List<Long> every = results.stream().map(NodeFailure.Result::everyClientAgain).sorted().toList();
             out.println("== over " + runs + " runs: every client answered again after (ms) " + every
                     + "; requests given up: " + results.stream().mapToLong(NodeFailure.Result::failedAfterKill).sum());
+            if (dtlsClients > 0) {
+                out.println("== over " + runs + " runs: every coaps client answered again after (ms) " + results.stream()
+                        .map(r -> r.dtls().everyClientAgain()).sorted().toList() + "; coaps requests given up: "
+                        + results.stream().mapToLong(r -> r.dtls().failedAfterKill()).sum());
+            }
         }
         return 0;
     }

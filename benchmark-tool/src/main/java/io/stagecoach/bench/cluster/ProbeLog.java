@@ -11,8 +11,12 @@ import java.util.TreeMap;
  */
 record ProbeLog(long start, List<Answer> answers, List<Failure> failures, long sent) {
 
-    /** One answer: client, epoch millis, the node ID the payload named, round trip, retransmissions. */
-    record Answer(int client, long at, int node, long rttMillis, int retransmissions) {
+    /**
+     * One answer: client, epoch millis, the node ID the payload named, round trip, and a count: the
+     * request's retransmissions ({@link FailoverProbe}) or the sessions the client has established
+     * so far ({@link DtlsFailoverProbe}).
+     */
+    record Answer(int client, long at, int node, long rttMillis, int count) {
     }
 
     /** One request given up after MAX_RETRANSMIT retransmissions. */
@@ -72,6 +76,17 @@ record ProbeLog(long start, List<Answer> answers, List<Failure> failures, long s
             }
         }
         return null;
+    }
+
+    /** The client's last answer before {@code millis}, or null. */
+    Answer lastAnswerBefore(int client, long millis) {
+        Answer last = null;
+        for (Answer a : answers) {
+            if (a.client() == client && a.at() < millis) {
+                last = a;
+            }
+        }
+        return last;
     }
 
     /** Requests given up at or after {@code millis}. */

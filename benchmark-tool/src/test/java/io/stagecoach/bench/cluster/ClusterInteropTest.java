@@ -30,16 +30,18 @@ import org.junit.jupiter.api.Timeout;
  * balancer and three real {@code ./stagecoach server --node-id k} processes, nftables on the
  * balancer. Checks the Connection ID rule (a DTLS 1.2 CID record goes to the node its first CID
  * byte names, whatever its source port; RFC 9146 §4) on the kernel's own conntrack table, then
- * kills a node under the probe's load: its clients reach a survivor through their CON
- * retransmissions (RFC 7252 §4.2), the survivors' clients stay where they are, a record for the
- * dead node's CID falls to the hash rule; at the end no namespace (and so no rule) is left.
+ * kills a node under the probes' load: its plain clients reach a survivor through their CON
+ * retransmissions (RFC 7252 §4.2), its coaps clients through a new handshake once their records
+ * have gone unanswered for dtls.client-silence-timeout, the survivors' clients stay where they are
+ * (and keep their sessions), a record for the dead node's CID falls to the hash rule; at the end
+ * no namespace (and so no rule) is left.
  *
  * <p>Needs root, {@code ip}, {@code nft} and {@code conntrack}: skipped without them on a
  * developer machine, failed under {@code CI=true} (.ci/install-interop-peers installs them). Named
  * an interop test so that .ci/check-no-skipped-interop also checks that CI ran it.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-@Timeout(value = 180, unit = TimeUnit.SECONDS)
+@Timeout(value = 240, unit = TimeUnit.SECONDS)
 class ClusterInteropTest {
 
     private static final int NODES = 3;
@@ -124,13 +126,6 @@ class ClusterInteropTest {
     }
 
     /**
-     * Node 2 gets SIGKILL while 30 plain CoAP clients poll GET /node; the balancer loses it and its
-     * conntrack entries. Every client of node 2 is answered again by a survivor before the probe
-     * ends (8 s after the kill; its first retransmission is due within 3 s: ACK_TIMEOUT 2 s ×
-     * [1, 1.5)), no request is given up, no client of a survivor changes node, node 2 answers
-     * nothing after the update. A CID record naming node 2 then reaches a survivor.
-     */
-    /**
      * A real coaps client ({@code ./stagecoach client -G 5 --rebind}) moves to a new local port
      * before each of its last four requests: its handshake went to one node by the hash, and each
      * later request, a record with that node's CID from a new port, reaches the same node through
@@ -150,23 +145,58 @@ class ClusterInteropTest {
                 client.describe());
     }
 
+    /**
+     * The node serving the most of 20 coaps clients (CID, PSK) gets SIGKILL while they and 30 plain
+     * CoAP clients poll GET /node and 10 CoAPBench clients load the cluster (closed loop, CON GET
+     * /benchmark, retransmitting after 1 s, 30 s timeout: none may time out); the balancer loses the
+     * node and its conntrack entries.
+     *
+     * <p>Plain clients: every client of the dead node is answered again by a survivor within 8 s
+     * (its first retransmission is due within 3 s: ACK_TIMEOUT 2 s × [1, 1.5), RFC 7252 §4.2; the
+     * rest is slack for two loaded cores), no request is given up, no client of a survivor changes
+     * node, the dead node answers nothing after the update.
+     *
+     * <p>coaps clients: their records now reach a survivor, which drops them (it never had the
+     * session, RFC 9146 §6). Each client of the dead node handshakes again with a survivor once its
+     * records have gone unanswered for dtls.client-silence-timeout (default 5 s), i.e. on the CoAP
+     * retransmission due at 6–9 s after its first unanswered request (2 s + 4 s, × [1, 1.5)), and is
+     * answered over the new session; the bound 14 s adds 5 s of slack for the handshake on two
+     * loaded cores. No coaps request is given up (MAX_TRANSMIT_WAIT is 93 s), and no client of a
+     * survivor handshakes again or changes node. A CID record naming the dead node then reaches a
+     * survivor.
+     */
     @Test
     @Order(3)
     void aNodeDiesAndItsClientsReachASurvivor() throws Exception {
-        NodeFailure failure = new NodeFailure(2, 30, 200, 2000, Duration.ofSeconds(8), Duration.ZERO, 0);
+        NodeFailure failure = new NodeFailure(0, 30, 200, 2000, Duration.ofSeconds(15), Duration.ZERO, 10, 20,
+                Duration.ofSeconds(5));
         NodeFailure.Result r = failure.run(cluster, dir);
         String report = r.report();
-        assertTrue(r.affected() > 0, "node 2 served some of the 30 clients: " + report);
+        int dead = r.victim();
+        assertTrue(r.affected() > 0, "node " + dead + " served some of the 30 plain clients: " + report);
         assertTrue(r.everyClientAgain() < Duration.ofSeconds(8).toMillis(), report);
         assertEquals(0, r.failedAfterKill(), report);
         assertEquals(0, r.survivorsMoved(), report);
         assertEquals(0, r.answersFromVictimAfterUpdate(), report);
         assertTrue(r.conntrackDeleted() >= r.affected(), "the dead node's flows were deleted: " + report);
 
-        send("cid-after-kill", List.of("42001:" + cidRecord(2)));
+        assertTrue(r.bench().completed() > 0, "CoAPBench's load ran through the kill: " + report);
+        assertEquals(0, r.bench().timeouts(), "its requests to the dead node were retransmitted to survivors: "
+                + report);
+
+        NodeFailure.Recovery dtls = r.dtls();
+        assertTrue(dtls.affected() >= 7, "the busiest node served at least a third of 20 coaps clients: " + report);
+        assertEquals(dtls.affected(), dtls.victimClientsNewSession(), "each over a new session: " + report);
+        assertTrue(dtls.everyClientAgain() < Duration.ofSeconds(14).toMillis(), report);
+        assertEquals(0, dtls.failedAfterKill(), report);
+        assertEquals(0, dtls.survivorsMoved(), report);
+        assertEquals(0, dtls.survivorsNewSession(), "survivors' coaps clients keep their sessions: " + report);
+        assertEquals(0, dtls.answersFromVictimAfterUpdate(), report);
+
+        send("cid-after-kill", List.of("42001:" + cidRecord(dead)));
         int node = cluster.topology().nodeOfFlow(42001, ClusterTopology.COAPS_PORT);
         assertNotEquals(0, node, "the record was balanced: " + cluster.topology().conntrack());
-        assertNotEquals(2, node, "not to the dead node");
+        assertNotEquals(dead, node, "not to the dead node");
     }
 
     private static boolean isRoot() throws IOException {

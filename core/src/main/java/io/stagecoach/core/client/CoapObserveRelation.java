@@ -224,6 +224,7 @@ public final class CoapObserveRelation {
             if (!stored) {
                 store();
             }
+            touchStored(response);
             long next = now + Duration.ofSeconds(response.options().effectiveMaxAge()).toNanos() + marginNanos;
             if (timer == null || timerAt > next) {
                 arm(next);
@@ -300,6 +301,19 @@ public final class CoapObserveRelation {
                 LOG.warn("storing {} failed: {}", o, t.toString());
             }
         });
+    }
+
+    /** Holding this: a fresh notification extends the stored observation's life by its Max-Age. */
+    private void touchStored(Response response) {
+        if (stored) {
+            Token t = token;
+            endpoint.observationStore().touch(t, Duration.ofSeconds(response.options().effectiveMaxAge()))
+                    .whenComplete((v, e) -> {
+                        if (e != null) {
+                            LOG.warn("extending observation {} in the store failed: {}", t, e.toString());
+                        }
+                    });
+        }
     }
 
     /**

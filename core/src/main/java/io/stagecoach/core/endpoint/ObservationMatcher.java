@@ -17,6 +17,7 @@ import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.SafeText;
 import io.stagecoach.elements.config.Configuration;
 import io.stagecoach.elements.time.Clock;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -282,6 +283,9 @@ final class ObservationMatcher {
                 lastSeq = seq;
                 lastNanos = now;
                 touch(observation.token());
+                Token token = observation.token();
+                store.touch(token, Duration.ofSeconds(response.options().effectiveMaxAge()))
+                        .whenComplete((v, t) -> failed("extend", token, t));
             }
             for (NotificationListener l : listeners) {
                 try {

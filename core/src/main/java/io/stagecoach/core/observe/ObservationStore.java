@@ -1,7 +1,9 @@
 package io.stagecoach.core.observe;
 
 import io.stagecoach.core.coap.Token;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -28,6 +30,19 @@ public interface ObservationStore {
 
     /** Stores {@code observation} under its token, replacing one stored before. */
     CompletionStage<Void> put(Observation observation);
+
+    /**
+     * A fresh notification of the observation of {@code token} arrived (on any node) with Max-Age
+     * {@code maxAge} (RFC 7252 §5.10.5; 60 s when absent): the server will send another within it
+     * while the observation lives (RFC 7641 §3.3.1 lets the client re-register once it passes). A
+     * store that expires observations whose device went silent keeps this one at least
+     * {@code maxAge} from now; one whose token it no longer has stays gone. The endpoint calls this
+     * for every fresh notification, right after {@link #put} for the first. The default keeps
+     * observations until they are removed and does nothing.
+     */
+    default CompletionStage<Void> touch(Token token, Duration maxAge) {
+        return CompletableFuture.completedFuture(null);
+    }
 
     /** The observation of {@code token}; the stage completes with {@code null} when there is none. */
     CompletionStage<Observation> get(Token token);

@@ -26,6 +26,8 @@ final class MapObservationStore implements ObservationStore {
     /** When set, lookups fail as with a store that is down. */
     volatile boolean failing;
     int gets;
+    /** Every {@link #touch}: token hex, colon, Max-Age in seconds. */
+    final List<String> touches = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     MapObservationStore(Map<Token, Entry> shared, String node) {
         this.shared = shared;
@@ -39,6 +41,12 @@ final class MapObservationStore implements ObservationStore {
     @Override
     public CompletionStage<Void> put(Observation observation) {
         shared.put(observation.token(), new Entry(node, observation.encode()));
+        return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public CompletionStage<Void> touch(Token token, java.time.Duration maxAge) {
+        touches.add(token.toHex() + ":" + maxAge.toSeconds());
         return CompletableFuture.completedFuture(null);
     }
 

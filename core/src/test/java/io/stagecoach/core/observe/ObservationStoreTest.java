@@ -122,7 +122,8 @@ class ObservationStoreTest {
     }
 
     /**
-     * The observation is stored once the device accepted it; a notification that reaches node B
+     * The observation is stored once the device accepted it; every fresh notification extends its
+     * life in the store by its Max-Age, whichever node it reaches; a notification that reaches node B
      * is matched through the store (one lookup), the next ones by B's own exchange (no lookup),
      * a CON one is acknowledged by B, a stale one is dropped (§3.4), and a final 4.04 (§3.2)
      * reaches B's listeners and removes the observation from the store.
@@ -144,6 +145,8 @@ class ObservationStoreTest {
         Observation stored = Observation.decode(entry.encoded());
         assertEquals(DEVICE, stored.peer());
         assertEquals(0, stored.request().options().observe());
+        String t = device.token("t").toHex();
+        assertEquals(List.of(t + ":600"), storeA.touches, "the first notification's Max-Age extends it");
 
         notify(device, Type.NON, 300, 6, "v6", NODE_B);
         assertEquals(List.of("obs:v6@6"), heardB);
@@ -156,6 +159,7 @@ class ObservationStoreTest {
         notify(device, Type.NON, 302, 4, "old", NODE_B);
         assertEquals(List.of("obs:v6@6", "obs:v7@7"), heardB, "fresh ones only (RFC 7641 §3.4)");
         assertEquals(1, storeB.gets, "later notifications match B's exchange");
+        assertEquals(List.of(t + ":600", t + ":600"), storeB.touches, "each fresh one extends it, the stale one not");
 
         device.non().response(Code.NOT_FOUND).mid(303).token(device.token("t")).to(NODE_B).go();
         device.advance(ofMillis(1));

@@ -96,6 +96,17 @@ public final class DtlsConfig {
                     + " peer may be gone; no close_notify is sent). The resumption cache keeps it longer.")
             .build();
 
+    public static final Definition<Duration> CLIENT_SILENCE_TIMEOUT = Definition.duration(
+            "dtls.client-silence-timeout", ChronoUnit.MILLIS)
+            .defaultValue(Duration.ofSeconds(5)).range(Duration.ZERO, Duration.ofDays(1))
+            .doc("Client: when records have gone to a peer for this long without an authenticated record"
+                    + " coming back, the server is presumed to have lost the session (a node that died or"
+                    + " restarted, a balancer that now routes elsewhere) and the next send starts a new"
+                    + " handshake. Unanswered records older than three times this (at least 10 s) start the"
+                    + " count again (they were ACKs or the last before a pause). 0 turns this off (for peers"
+                    + " that legitimately stay silent, e.g. requests with No-Response, RFC 7967).")
+            .build();
+
     public static final Definition<Integer> RESUMPTION_CACHE_SIZE = Definition.integer(
             "dtls.resumption-cache-size")
             .defaultValue(10_000).range(0, 10_000_000).unit("sessions")
@@ -151,6 +162,6 @@ public final class DtlsConfig {
             "DTLS 1.2 with connection IDs on BouncyCastle (package `io.stagecoach.elements.dtls`).",
             RECEIVER_THREADS, HANDSHAKE_THREADS, MAX_HANDSHAKES, MAX_HANDSHAKES_PER_SOURCE, MAX_HELLO_RATE,
             MAX_HELLO_RATE_PER_SOURCE, HELLO_WORK_SHARE, HANDSHAKE_TIMEOUT,
-            RETRANSMISSION_TIMEOUT, MAX_SESSIONS, SESSION_IDLE_TIMEOUT, RESUMPTION_CACHE_SIZE, CID_LENGTH, NODE_ID,
-            MAX_DATAGRAM_SIZE, MAX_RECORD_SIZE, OUTBOUND_QUEUE_CAPACITY, RECEIVE_BUFFER, SEND_BUFFER);
+            RETRANSMISSION_TIMEOUT, MAX_SESSIONS, SESSION_IDLE_TIMEOUT, CLIENT_SILENCE_TIMEOUT, RESUMPTION_CACHE_SIZE,
+            CID_LENGTH, NODE_ID, MAX_DATAGRAM_SIZE, MAX_RECORD_SIZE, OUTBOUND_QUEUE_CAPACITY, RECEIVE_BUFFER, SEND_BUFFER);
 }

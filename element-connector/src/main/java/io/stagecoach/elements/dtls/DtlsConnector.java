@@ -600,6 +600,9 @@ public final class DtlsConnector implements Connector {
             return;
         }
         Session s = table.get(peer);
+        if (s != null && s.isClient() && abandonSilent(s)) {
+            s = null;
+        }
         if (s == null) {
             if (config.role() == DtlsConnectorConfig.Role.SERVER) {
                 counters.incrementSendErrors();
@@ -617,6 +620,32 @@ public final class DtlsConnector implements Connector {
             }
         }
         encryptAndSend(s, data);
+    }
+
+    /**
+     * Client: drops {@code s} when its records have gone unanswered for
+     * {@link DtlsConnectorConfig#clientSilenceTimeout()}, so that this send starts a new handshake.
+     * A server that lost the session (it died, restarted, or a balancer now sends our records to
+     * another node, which drops them as unknown, RFC 9146 §6) never says so: silence is the only
+     * sign. Records are a sign only while they keep coming: after a pause of more than
+     * {@link #silenceWindow} since the first unanswered one (which was an ACK or the last word
+     * before an idle time), the count starts again. A CoAP request's retransmissions (RFC 7252
+     * §4.2: after 2–3 s, then doubling) cross the timeout within that window.
+     */
+    private boolean abandonSilent(Session s) {
+        long timeout = config.clientSilenceTimeout().toNanos();
+        if (timeout == 0 || !s.silentFor(clock.nanoTime(), timeout, silenceWindow(timeout))) {
+            return false;
+        }
+        table.remove(s);
+        s.close();
+        LOG.debug("session with {} unanswered for {}: handshaking again", s.peer(), config.clientSilenceTimeout());
+        return true;
+    }
+
+    /** Three times the silence timeout, at least 10 s. */
+    static long silenceWindow(long timeoutNanos) {
+        return Math.max(3 * timeoutNanos, TimeUnit.SECONDS.toNanos(10));
     }
 
     /**
@@ -674,6 +703,9 @@ public final class DtlsConnector implements Connector {
             counters.incrementSendErrors();
             data.notifyFailed(new SendFailedException(Reason.IO_ERROR, "DTLS send failed: " + e.getMessage(), e));
             return;
+        }
+        if (s.isClient()) {
+            s.sent(clock.nanoTime());
         }
         SendCallback app = data.callback();
         sendCiphertext(record, s.plainContext(), app == null ? countSent : new SendCallback() {

@@ -55,6 +55,7 @@ public final class DtlsConnectorConfig {
     private final Duration retransmissionTimeout;
     private final int maxSessions;
     private final Duration sessionIdleTimeout;
+    private final Duration clientSilenceTimeout;
     private final int resumptionCacheSize;
     private final int cidLength;
     private final int nodeId;
@@ -86,6 +87,7 @@ public final class DtlsConnectorConfig {
         retransmissionTimeout = b.retransmissionTimeout;
         maxSessions = b.maxSessions;
         sessionIdleTimeout = b.sessionIdleTimeout;
+        clientSilenceTimeout = b.clientSilenceTimeout;
         resumptionCacheSize = b.resumptionCacheSize;
         cidLength = b.cidLength;
         nodeId = b.nodeId;
@@ -212,6 +214,14 @@ public final class DtlsConnectorConfig {
         return sessionIdleTimeout;
     }
 
+    /**
+     * Client: how long records may go unanswered before the next send starts a new handshake
+     * ({@link Duration#ZERO}: never); see {@link DtlsConfig#CLIENT_SILENCE_TIMEOUT}.
+     */
+    public Duration clientSilenceTimeout() {
+        return clientSilenceTimeout;
+    }
+
     public int resumptionCacheSize() {
         return resumptionCacheSize;
     }
@@ -278,6 +288,7 @@ public final class DtlsConnectorConfig {
         private Duration retransmissionTimeout = DtlsConfig.RETRANSMISSION_TIMEOUT.defaultValue();
         private int maxSessions = DtlsConfig.MAX_SESSIONS.defaultValue();
         private Duration sessionIdleTimeout = DtlsConfig.SESSION_IDLE_TIMEOUT.defaultValue();
+        private Duration clientSilenceTimeout = DtlsConfig.CLIENT_SILENCE_TIMEOUT.defaultValue();
         private int resumptionCacheSize = DtlsConfig.RESUMPTION_CACHE_SIZE.defaultValue();
         private int cidLength = DtlsConfig.CID_LENGTH.defaultValue();
         private int nodeId = DtlsConfig.NODE_ID.defaultValue();
@@ -305,6 +316,7 @@ public final class DtlsConnectorConfig {
             retransmissionTimeout(config.get(DtlsConfig.RETRANSMISSION_TIMEOUT));
             maxSessions(config.get(DtlsConfig.MAX_SESSIONS));
             sessionIdleTimeout(config.get(DtlsConfig.SESSION_IDLE_TIMEOUT));
+            clientSilenceTimeout(config.get(DtlsConfig.CLIENT_SILENCE_TIMEOUT));
             resumptionCacheSize(config.get(DtlsConfig.RESUMPTION_CACHE_SIZE));
             cidLength(config.get(DtlsConfig.CID_LENGTH));
             nodeId(config.get(DtlsConfig.NODE_ID));
@@ -438,6 +450,12 @@ public final class DtlsConnectorConfig {
 
         public Builder sessionIdleTimeout(Duration timeout) {
             this.sessionIdleTimeout = check(DtlsConfig.SESSION_IDLE_TIMEOUT, timeout);
+            return this;
+        }
+
+        /** See {@link DtlsConfig#CLIENT_SILENCE_TIMEOUT}; ignored by servers. */
+        public Builder clientSilenceTimeout(Duration timeout) {
+            this.clientSilenceTimeout = check(DtlsConfig.CLIENT_SILENCE_TIMEOUT, timeout);
             return this;
         }
 

@@ -25,6 +25,7 @@ final class Session {
     private static final long MAX_SEQUENCE = (1L << 48) - 1;
     /** The peer's repeated final flight is answered at most this often (against replays). */
     private static final long RESEND_INTERVAL_NANOS = 500_000_000L;
+    private static final long ANSWERED = Long.MIN_VALUE;
 
     private final ReplayWindow window = new ReplayWindow();
     public final Object readLock = window;
@@ -42,6 +43,8 @@ final class Session {
     private volatile EndpointContext plainContext;
     private volatile EndpointContext context;
     private volatile long lastActiveNanos;
+    /** Client: when the first record after the last authenticated one went out, else {@link #ANSWERED}. */
+    private volatile long unansweredSinceNanos = ANSWERED;
     private volatile boolean closed;
     private volatile byte[][] lastFlight;
     private long lastFlightResentNanos;
@@ -145,8 +148,38 @@ final class Session {
         return lastActiveNanos;
     }
 
+    /** An authenticated record arrived: the peer holds this session. */
     public void touch(long nanos) {
         lastActiveNanos = nanos;
+        if (client && unansweredSinceNanos != ANSWERED) {
+            unansweredSinceNanos = ANSWERED;
+        }
+    }
+
+    /** Client: a record went out; the first since the last authenticated one starts the silence. */
+    public void sent(long nanos) {
+        if (client && unansweredSinceNanos == ANSWERED) {
+            unansweredSinceNanos = nanos;
+        }
+    }
+
+    /**
+     * Client, before a send: whether records have gone out for at least {@code timeoutNanos} and at
+     * most {@code windowNanos} without an authenticated record back, i.e. the peer has probably
+     * lost this session. Unanswered records older than the window were not waiting for an answer
+     * (an ACK, the last record before a pause): the count starts again with this send.
+     */
+    public boolean silentFor(long nowNanos, long timeoutNanos, long windowNanos) {
+        long since = unansweredSinceNanos;
+        if (since == ANSWERED) {
+            return false;
+        }
+        long silent = nowNanos - since;
+        if (silent > windowNanos) {
+            unansweredSinceNanos = nowNanos;
+            return false;
+        }
+        return silent >= timeoutNanos;
     }
 
     public long establishedNanos() {

@@ -95,6 +95,121 @@ class SimulatedDtlsTest {
         assertEquals(1, server.sessionCount());
     }
 
+    @Test
+    void clientHandshakesAgainWhenItsRecordsGoUnansweredForTheSilenceTimeout() throws Exception {
+        // a cluster node that dies and a survivor behind the same address: the survivor drops the
+        // records of a session it never had, so the client only notices the silence
+        InetSocketAddress serverAddress = at("192.0.2.1", 5684);
+        SimulatedConnector firstPort = network.connector(serverAddress);
+        server = DtlsTestSupport.pskServer().scheduler(clock).transport(c -> firstPort).build();
+        DtlsTestSupport.echo(server);
+        server.start();
+        SimulatedConnector clientPort = network.connector(at("198.51.100.7", 40000));
+        client = DtlsTestSupport.pskClient().scheduler(clock).clientSilenceTimeout(Duration.ofSeconds(5))
+                .transport(c -> clientPort).build();
+        Inbox inbox = new Inbox();
+        inbox.attach(client);
+        client.start();
+        client.send(RawData.outbound("a".getBytes(), EndpointContext.of(serverAddress), null));
+        assertEquals("echo:a", new String(pump(inbox).bytes(), StandardCharsets.UTF_8));
+
+        // answered records keep the session however long the pauses between them
+        clock.advance(Duration.ofSeconds(60));
+        client.send(RawData.outbound("b".getBytes(), EndpointContext.of(serverAddress), null));
+        assertEquals("echo:b", new String(pump(inbox).bytes(), StandardCharsets.UTF_8));
+        assertEquals(1, client.dtlsCounters().handshakesSucceeded());
+
+        firstPort.stop(); // the node dies without a word: no close_notify reaches the client
+        server.destroy();
+        SimulatedConnector survivorPort = network.connector(serverAddress);
+        server = DtlsTestSupport.pskServer().scheduler(clock).transport(c -> survivorPort).build();
+        DtlsTestSupport.echo(server);
+        server.start();
+
+        client.send(RawData.outbound("c".getBytes(), EndpointContext.of(serverAddress), null));
+        clock.advance(Duration.ofMillis(4999));
+        client.send(RawData.outbound("d".getBytes(), EndpointContext.of(serverAddress), null));
+        clock.advance(Duration.ofMillis(0));
+        assertEquals(null, inbox.queue.poll(), "the survivor drops records of a session it does not know");
+        assertEquals(1, client.dtlsCounters().handshakesStarted(), "4.999 s of silence: the session is kept");
+
+        clock.advance(Duration.ofMillis(1));
+        client.send(RawData.outbound("e".getBytes(), EndpointContext.of(serverAddress), null));
+        assertEquals("echo:e", new String(pump(inbox).bytes(), StandardCharsets.UTF_8));
+        assertEquals(2, client.dtlsCounters().handshakesSucceeded(), "5 s of silence: a new session");
+        assertEquals(1, server.sessionCount());
+    }
+
+    /**
+     * An unanswered record followed by a pause longer than the window (three times the timeout,
+     * at least 10 s) was not waiting for an answer, like an ACK before an idle time: the next
+     * send starts the count again instead of a handshake; records that keep going unanswered
+     * within the window then do start one.
+     */
+    @Test
+    void aPauseLongerThanTheWindowStartsTheCountAgain() throws Exception {
+        InetSocketAddress serverAddress = at("192.0.2.1", 5684);
+        SimulatedConnector firstPort = network.connector(serverAddress);
+        server = DtlsTestSupport.pskServer().scheduler(clock).transport(c -> firstPort).build();
+        DtlsTestSupport.echo(server);
+        server.start();
+        SimulatedConnector clientPort = network.connector(at("198.51.100.7", 40000));
+        client = DtlsTestSupport.pskClient().scheduler(clock).clientSilenceTimeout(Duration.ofSeconds(5))
+                .transport(c -> clientPort).build();
+        Inbox inbox = new Inbox();
+        inbox.attach(client);
+        client.start();
+        client.send(RawData.outbound("a".getBytes(), EndpointContext.of(serverAddress), null));
+        assertEquals("echo:a", new String(pump(inbox).bytes(), StandardCharsets.UTF_8));
+        firstPort.stop();
+        server.destroy();
+        SimulatedConnector survivorPort = network.connector(serverAddress);
+        server = DtlsTestSupport.pskServer().scheduler(clock).transport(c -> survivorPort).build();
+        DtlsTestSupport.echo(server);
+        server.start();
+
+        client.send(RawData.outbound("ack".getBytes(), EndpointContext.of(serverAddress), null));
+        clock.advance(Duration.ofMillis(15_001)); // beyond the window of 3 x 5 s
+        client.send(RawData.outbound("b".getBytes(), EndpointContext.of(serverAddress), null));
+        clock.advance(Duration.ofMillis(4_999));
+        client.send(RawData.outbound("c".getBytes(), EndpointContext.of(serverAddress), null));
+        clock.advance(Duration.ZERO);
+        assertEquals(1, client.dtlsCounters().handshakesStarted(), "the count started again at b");
+        clock.advance(Duration.ofMillis(1));
+        client.send(RawData.outbound("d".getBytes(), EndpointContext.of(serverAddress), null));
+        assertEquals("echo:d", new String(pump(inbox).bytes(), StandardCharsets.UTF_8));
+        assertEquals(2, client.dtlsCounters().handshakesSucceeded(), "5 s after b: a new session");
+    }
+
+    @Test
+    void silenceTimeoutZeroKeepsAnUnansweredSession() throws Exception {
+        InetSocketAddress serverAddress = at("192.0.2.1", 5684);
+        SimulatedConnector firstPort = network.connector(serverAddress);
+        server = DtlsTestSupport.pskServer().scheduler(clock).transport(c -> firstPort).build();
+        DtlsTestSupport.echo(server);
+        server.start();
+        SimulatedConnector clientPort = network.connector(at("198.51.100.7", 40000));
+        client = DtlsTestSupport.pskClient().scheduler(clock).clientSilenceTimeout(Duration.ZERO)
+                .transport(c -> clientPort).build();
+        Inbox inbox = new Inbox();
+        inbox.attach(client);
+        client.start();
+        client.send(RawData.outbound("a".getBytes(), EndpointContext.of(serverAddress), null));
+        assertEquals("echo:a", new String(pump(inbox).bytes(), StandardCharsets.UTF_8));
+        firstPort.stop(); // the node dies without a word: no close_notify reaches the client
+        server.destroy();
+        SimulatedConnector survivorPort = network.connector(serverAddress);
+        server = DtlsTestSupport.pskServer().scheduler(clock).transport(c -> survivorPort).build();
+        server.start();
+
+        client.send(RawData.outbound("b".getBytes(), EndpointContext.of(serverAddress), null));
+        clock.advance(Duration.ofMinutes(10));
+        client.send(RawData.outbound("c".getBytes(), EndpointContext.of(serverAddress), null));
+        clock.advance(Duration.ofMillis(0));
+        assertEquals(1, client.dtlsCounters().handshakesStarted());
+        assertEquals(0, server.handshakeCount() + server.sessionCount());
+    }
+
     private final java.util.Map<InetSocketAddress, SimulatedConnector> spoofers = new java.util.HashMap<>();
 
     private void sendFrom(InetSocketAddress from, InetSocketAddress to, byte[] bytes) throws Exception {
