@@ -224,6 +224,12 @@ final class ReliableTransport implements ConnectionHandler, LayerStack.Outbox {
                 ? new ReliableFramer(c, maxMessageSize, serializer, scheduler, counters, abortsSent, banLog) : null;
     }
 
+    /** The connection's state, handed back with each of its frames to {@link #receive}. */
+    @Override
+    public Object attachment(EndpointContext context) {
+        return connections.get(context.peer());
+    }
+
     @Override
     public void closed(EndpointContext context) {
         ReliableConnection c = connections.get(context.peer());
@@ -240,7 +246,7 @@ final class ReliableTransport implements ConnectionHandler, LayerStack.Outbox {
         }
         LOG.debug("{} closed", c);
         ExchangeFailedException cause = new ExchangeFailedException("connection to " + c.peer + " closed");
-        for (Exchange e : List.copyOf(c.exchanges)) {
+        for (Exchange e : c.exchanges.snapshot()) {
             e.execute(() -> e.fail(cause));
         }
         for (Exchange e : List.copyOf(c.pings.values())) {
@@ -252,9 +258,9 @@ final class ReliableTransport implements ConnectionHandler, LayerStack.Outbox {
 
     /** The connector's receiver: one whole frame, on its connection's I/O thread. */
     void receive(RawData raw) {
-        EndpointContext from = raw.context();
-        ReliableConnection c = connections.get(from.peer());
-        if (c == null || c.closing) {
+        // the connection travels with the frame (attachment): no lookup by address per frame
+        ReliableConnection c = raw.attachment() instanceof ReliableConnection a ? a : connections.get(raw.context().peer());
+        if (c == null || c.closing || c.removed) {
             return; // closed meanwhile, or aborting: nothing more is processed (RFC 8323 §5.6)
         }
         c.lastActivityNanos = raw.receiveNanos();
@@ -444,9 +450,9 @@ final class ReliableTransport implements ConnectionHandler, LayerStack.Outbox {
     }
 
     private void track(ReliableConnection c, Exchange exchange) {
-        c.exchanges.add(exchange);
+        OpenExchanges.Entry open = c.exchanges.add(exchange);
         exchange.whenComplete(() -> {
-            c.exchanges.remove(exchange);
+            c.exchanges.remove(open);
             if (!exchange.isLocal()) {
                 signals.answered(c, exchange);
             }

@@ -411,6 +411,7 @@ public final class NettyTcpConnector implements StreamConnector {
         c.opening = true;
         try {
             c.framer = handler.opened(c.context);
+            c.attachment = handler.attachment(c.context);
         } catch (RuntimeException e) {
             LOG.warn("ConnectionHandler.opened threw for {}; closing it", c, e);
             c.opening = false;
@@ -463,7 +464,7 @@ public final class NettyTcpConnector implements StreamConnector {
     private void deliver(TcpConnection c, byte[] frame) {
         counters.incrementReceived();
         try {
-            receiver.receiveData(RawData.inbound(frame, c.context, config.clock().nanoTime()));
+            receiver.receiveData(RawData.inbound(frame, c.context, config.clock().nanoTime(), c.attachment));
         } catch (RuntimeException e) {
             long held = failureLog.tryAcquire();
             if (held >= 0) {
