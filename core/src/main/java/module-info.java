@@ -19,5 +19,6 @@ module io.stagecoach.core {
     exports io.stagecoach.core.link;
     exports io.stagecoach.core.network;
     exports io.stagecoach.core.network.stack;
+    exports io.stagecoach.core.observe;
     exports io.stagecoach.core.server;
 }

@@ -76,6 +76,11 @@ public final class ConnectorCounters {
         sent.increment();
     }
 
+    /** Counts {@code n} datagrams sent at once (a connector that confirms a batch of writes). */
+    public void addSent(long n) {
+        sent.add(n);
+    }
+
     public void incrementDroppedOversize() {
         droppedOversize.increment();
     }

@@ -80,9 +80,10 @@ public final class RawData {
 
     /**
      * The array itself, without a copy: for the decoder on the receive path, where the copy of
-     * {@link #bytes()} cost one array per datagram (size + 16 B). Ownership stays shared: nobody,
-     * neither the caller nor this class, may ever modify it, so the caller may keep referring to
-     * it (a parsed message may share its option bytes) and this object stays immutable.
+     * {@link #bytes()} cost one array per datagram (size + 16 B), and for a connector copying an
+     * outbound datagram into its socket buffer. Ownership stays shared: nobody, neither the caller
+     * nor this class, may ever modify it, so the caller may keep referring to it (a parsed message
+     * may share its option bytes) and this object stays immutable.
      */
     public byte[] sharedBytes() {
         return bytes;

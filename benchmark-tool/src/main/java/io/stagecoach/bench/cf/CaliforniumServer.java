@@ -1,6 +1,7 @@
 package io.stagecoach.bench.cf;
 
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CountDownLatch;
 import org.eclipse.californium.core.CoapResource;
 import org.eclipse.californium.core.CoapServer;
@@ -13,6 +14,10 @@ import org.eclipse.californium.elements.config.Configuration;
 import org.eclipse.californium.elements.config.TcpConfig;
 import org.eclipse.californium.elements.config.UdpConfig;
 import org.eclipse.californium.elements.tcp.netty.TcpServerConnector;
+import org.eclipse.californium.scandium.DTLSConnector;
+import org.eclipse.californium.scandium.config.DtlsConfig;
+import org.eclipse.californium.scandium.config.DtlsConnectorConfig;
+import org.eclipse.californium.scandium.dtls.pskstore.AdvancedSinglePskStore;
 
 /**
  * The reference server of {@code stagecoach bench compare}: Eclipse Californium 3.13.0 serving
@@ -22,8 +27,15 @@ import org.eclipse.californium.elements.tcp.netty.TcpServerConnector;
  * Californium's {@code Configuration.getStandard()} would write a properties file into the
  * working directory.
  *
- * <p>Usage: {@code stagecoach bench cf-server [--port 5683] [--bind 127.0.0.1] [--no-dedup] [--tcp]};
- * runs until the process is terminated.
+ * <p>With {@code --dtls} the endpoint is Scandium 3.13.0's {@code DTLSConnector} with one PSK
+ * identity ({@code --psk IDENTITY:SECRET}, default {@code bench:secretPSK}) and Scandium's
+ * defaults otherwise: the DTLS reference server of {@code docs/benchmarks/dtls.md}.
+ *
+ * <p>With {@code --tcp} the endpoint is Californium's coap+tcp connector ({@code TcpServerConnector},
+ * element-connector-tcp-netty, its default settings).
+ *
+ * <p>Usage: {@code stagecoach bench cf-server [--port 5683] [--bind 127.0.0.1] [--no-dedup]
+ * [--tcp | --dtls [--psk ID:SECRET]]}; runs until the process is terminated.
  */
 public final class CaliforniumServer {
 
@@ -37,17 +49,22 @@ public final class CaliforniumServer {
      * @param noDedup {@code true} for Californium's NO_DEDUPLICATOR
      */
     public CaliforniumServer(InetSocketAddress bind, boolean noDedup) {
-        this(bind, noDedup, false);
+        this(bind, noDedup, false, null);
     }
 
     /**
-     * @param tcp {@code true} for Californium's coap+tcp connector ({@code TcpServerConnector},
-     *            element-connector-tcp-netty, its default settings) instead of UDP
+     * @param tcp {@code true} for Californium's coap+tcp connector instead of UDP
+     * @param psk {@code IDENTITY:SECRET} for a Scandium DTLS endpoint, or {@code null} for UDP
+     *            (or TCP)
      */
-    public CaliforniumServer(InetSocketAddress bind, boolean noDedup, boolean tcp) {
+    public CaliforniumServer(InetSocketAddress bind, boolean noDedup, boolean tcp, String psk) {
+        if (tcp && psk != null) {
+            throw new IllegalArgumentException("cf-server: --tcp and --dtls exclude each other");
+        }
         CoapConfig.register();
         UdpConfig.register();
         TcpConfig.register();
+        DtlsConfig.register();
         Configuration config = Configuration.createStandardWithoutFile();
         if (noDedup) {
             config.set(CoapConfig.DEDUPLICATOR, CoapConfig.NO_DEDUPLICATOR);
@@ -56,8 +73,19 @@ public final class CaliforniumServer {
         CoapEndpoint.Builder endpoint = new CoapEndpoint.Builder().setConfiguration(config);
         if (tcp) {
             endpoint.setConnector(new TcpServerConnector(bind, config));
-        } else {
+        } else if (psk == null) {
             endpoint.setInetSocketAddress(bind);
+        } else {
+            int colon = psk.indexOf(':');
+            if (colon <= 0) {
+                throw new IllegalArgumentException("--psk needs IDENTITY:SECRET, got " + psk);
+            }
+            DtlsConnectorConfig dtls = DtlsConnectorConfig.builder(config).setAddress(bind)
+                    .set(DtlsConfig.DTLS_ROLE, DtlsConfig.DtlsRole.SERVER_ONLY)
+                    .setAdvancedPskStore(new AdvancedSinglePskStore(psk.substring(0, colon),
+                            psk.substring(colon + 1).getBytes(StandardCharsets.UTF_8)))
+                    .build();
+            endpoint.setConnector(new DTLSConnector(dtls));
         }
         server.addEndpoint(endpoint.build());
         server.add(new CoapResource("benchmark") {
@@ -118,24 +146,27 @@ public final class CaliforniumServer {
         String bind = "0.0.0.0";
         boolean noDedup = false;
         boolean tcp = false;
+        String psk = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--port" -> port = Integer.parseInt(value(args, ++i, "--port"));
                 case "--bind" -> bind = value(args, ++i, "--bind");
                 case "--no-dedup" -> noDedup = true;
                 case "--tcp" -> tcp = true;
+                case "--dtls" -> psk = psk == null ? "bench:secretPSK" : psk;
+                case "--psk" -> psk = value(args, ++i, "--psk");
                 default -> throw new IllegalArgumentException("cf-server: unknown option " + args[i]
-                        + " (use --port N, --bind ADDR, --no-dedup, --tcp)");
+                        + " (use --port N, --bind ADDR, --no-dedup, --tcp, --dtls, --psk ID:SECRET)");
             }
         }
-        CaliforniumServer server = new CaliforniumServer(new InetSocketAddress(bind, port), noDedup, tcp);
+        CaliforniumServer server = new CaliforniumServer(new InetSocketAddress(bind, port), noDedup, tcp, psk);
         server.start();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.destroy();
             stopped.countDown();
         }, "cf-server-shutdown"));
-        System.err.println("Californium 3.13.0 server on " + (tcp ? "tcp " : "udp ") + server.address() + " (GET /benchmark, /fibonacci?n=N, deduplicator "
+        System.err.println("Californium 3.13.0 server on " + (tcp ? "tcp " : psk != null ? "dtls (Scandium) " : "udp ") + server.address() + " (GET /benchmark, /fibonacci?n=N, deduplicator "
                 + (noDedup ? "NO_DEDUPLICATOR" : "default") + ")");
         stopped.await();
     }

@@ -14,16 +14,37 @@ import java.util.List;
  */
 public record BenchOptions(LoadSpec load, List<Integer> steps, Path json, Path csv, Path hlog, Path html,
         boolean quiet, List<String> slaves, String exec, long startDelayMs, List<String> serverCmds,
-        String serverCpus, String clientCpus, boolean noDefaultServers, String generator) {
+        String serverCpus, String clientCpus, boolean noDefaultServers, String generator, double rate) {
 
-    /** The generators: CoAPBench's own event loops, or the C tool for {@code coap+tcp}. */
-    public static final List<String> GENERATORS = List.of("java", "c");
+    /**
+     * The load generators: CoAPBench's Java event loops, or C: {@code coap-load} for coap (one
+     * socket, or {@code c-sockets}: a socket per client) and {@code coap-tcp-load} for coap+tcp.
+     */
+    public static final List<String> GENERATORS = List.of("java", "c", "c-sockets");
+
+    public BenchOptions {
+        if (!GENERATORS.contains(generator)) {
+            throw new IllegalArgumentException("--generator must be one of " + GENERATORS + ", got '" + generator + "'");
+        }
+        if (rate < 0) {
+            throw new IllegalArgumentException("--rate must not be negative, got " + rate);
+        }
+        if (rate > 0 && generator.equals("java")) {
+            throw new IllegalArgumentException("--rate needs the C generator (--generator c or c-sockets)");
+        }
+    }
+
+    /** Whether the C generator {@code coap-load} runs the steps. */
+    public boolean cGenerator() {
+        return !generator.equals("java");
+    }
 
     public static final String DEFAULT_URI = "coap://127.0.0.1:5683/benchmark";
 
     public static final String USAGE = """
             usage: stagecoach bench [run options]                 one machine, closed loop
                    stagecoach bench echo-server [--port N] [--bind ADDR]
+                   stagecoach bench c-echo [--port N] [--bind ADDR] [--batch N]    recvmmsg/sendmmsg echo in C (gcc)
                    stagecoach bench cf-server [--port N] [--bind ADDR] [--no-dedup] [--tcp]   Californium 3.13.0
                    stagecoach bench tcp-echo-server [--port N] [--bind ADDR]   answers every coap+tcp frame (C)
                    stagecoach bench sc-server [--port N] [--bind ADDR] [--protocol-threads N] [--dedup MODE]
@@ -37,6 +58,8 @@ public record BenchOptions(LoadSpec load, List<Integer> steps, Path json, Path c
                                             (ecoap §5.4; 'scenario faults help' lists its options)
                    stagecoach bench scenario flood [--attack S] [--quiet S] [--innocents N] ...
                                             (one host floods a -Xmx64m server; 'scenario flood help')
+                   stagecoach bench cluster [--nodes 3] [--clients 60] ...   a node dies behind nftables
+                                            (root; docs/cluster.md; 'cluster --help' lists its options)
             run options:
               --uri URI               target (default coap://127.0.0.1:5683/benchmark); coap+tcp://... runs
                                       the steps over CoAP over TCP (RFC 8323: a connection per client, CSM first)
@@ -53,6 +76,11 @@ public record BenchOptions(LoadSpec load, List<Integer> steps, Path json, Path c
               --retransmit MS         retransmit a CON request (same MID, token) after MS ms, doubling, at most
                                       4 times (RFC 7252 §4.2); default 0 = never, as in the papers' runs
               --threads N             event-loop threads (default cores/2, 1..4)
+              --generator java|c|c-sockets   the Java event loops (default), or the C generator coap-load
+                                      (built with gcc on first use): 'c' sends from one socket, each client
+                                      from its own loopback address, batched (recvmmsg/sendmmsg); 'c-sockets'
+                                      one socket per client as the Java loops. IPv4, no --retransmit.
+              --rate R                C generator only: offer at most R requests/s in all (CPU per request)
               --json FILE  --csv FILE  --hlog DIR  --html FILE
               --quiet                 no live progress on stderr
             """;
@@ -83,6 +111,7 @@ public record BenchOptions(LoadSpec load, List<Integer> steps, Path json, Path c
         String clientCpus = null;
         boolean noDefaults = false;
         String generator = "java";
+        double rate = 0;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -110,6 +139,7 @@ public record BenchOptions(LoadSpec load, List<Integer> steps, Path json, Path c
                 case "--client-cpus" -> clientCpus = value(args, ++i, a);
                 case "--no-default-servers" -> noDefaults = true;
                 case "--generator" -> generator = value(args, ++i, a);
+                case "--rate" -> rate = integer(args, ++i, a);
                 default -> throw new IllegalArgumentException("unknown option '" + a + "'");
             }
         }
@@ -118,11 +148,11 @@ public record BenchOptions(LoadSpec load, List<Integer> steps, Path json, Path c
         if (!GENERATORS.contains(generator)) {
             throw new IllegalArgumentException("--generator must be one of " + GENERATORS + ", got '" + generator + "'");
         }
-        if (generator.equals("c") && !load.uri().isReliableTransport()) {
-            throw new IllegalArgumentException("--generator c drives coap+tcp targets only");
+        if (load.uri().isReliableTransport() && (generator.equals("c-sockets") || rate > 0)) {
+            throw new IllegalArgumentException("coap+tcp takes --generator java or c, without --rate");
         }
         return new BenchOptions(load, Steps.parse(steps), json, csv, hlog, html, quiet, slaves, exec,
-                startDelayMs, List.copyOf(serverCmds), serverCpus, clientCpus, noDefaults, generator);
+                startDelayMs, List.copyOf(serverCmds), serverCpus, clientCpus, noDefaults, generator, rate);
     }
 
     private static Duration millis(double seconds) {

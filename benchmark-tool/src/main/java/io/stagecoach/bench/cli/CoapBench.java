@@ -1,11 +1,13 @@
 package io.stagecoach.bench.cli;
 
+import io.stagecoach.bench.c.NativeTool;
 import io.stagecoach.bench.cf.CaliforniumServer;
 import io.stagecoach.bench.dist.Slave;
 import io.stagecoach.bench.echo.EchoServer;
 import io.stagecoach.bench.load.NoAnswerException;
 import io.stagecoach.bench.load.StepClock;
 import io.stagecoach.bench.report.BenchReport;
+import io.stagecoach.bench.cluster.ClusterMain;
 import io.stagecoach.bench.scenario.ScenarioMain;
 import io.stagecoach.bench.server.BenchServer;
 import java.io.IOException;
@@ -15,7 +17,7 @@ import java.util.Arrays;
  * {@code stagecoach bench [SUBCOMMAND] [options]}: CoAPBench after Lanter (2013) §6.1, with the
  * HdrHistogram latency of Shi (2018) §5.1.1. Subcommands: none (run here), {@code echo-server},
  * {@code cf-server} (Californium reference), {@code tcp-echo-server}, {@code sc-server} (minimal Stagecoach server),
- * {@code slave}, {@code master}, {@code compare}, {@code scenario}, {@code help}. Exit codes: 0 done, 2 bad
+ * {@code slave}, {@code master}, {@code compare}, {@code scenario}, {@code cluster}, {@code help}. Exit codes: 0 done, 2 bad
  * usage, 3 nothing answered in the first step, 1 any other failure.
  */
 public final class CoapBench {
@@ -51,6 +53,9 @@ public final class CoapBench {
                     EchoServer.main(rest);
                     return 0;
                 }
+                case "c-echo" -> {
+                    return NativeTool.echoMain(rest);
+                }
                 case "cf-server" -> {
                     CaliforniumServer.main(rest);
                     return 0;
@@ -70,6 +75,9 @@ public final class CoapBench {
                 }
                 case "scenario" -> {
                     return ScenarioMain.run(rest, command, System.out, System.err);
+                }
+                case "cluster" -> {
+                    return ClusterMain.run(rest, System.out, System.err);
                 }
                 case "compare" -> {
                     return CompareRun.main(BenchOptions.parse(rest), command);

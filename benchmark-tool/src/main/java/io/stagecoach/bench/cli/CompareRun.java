@@ -46,7 +46,14 @@ final class CompareRun {
         boolean tcp = o.load().uri().isReliableTransport();
         List<ServerSpec> servers = new ArrayList<>();
         if (!o.noDefaultServers()) {
-            servers.addAll(tcp ? ServerSpec.tcpDefaults(path, tcpEchoCommand(o, log)) : ServerSpec.defaults(path));
+            if (tcp) {
+                servers.addAll(ServerSpec.tcpDefaults(path, tcpEchoCommand(o, log)));
+            } else {
+                servers.addAll(ServerSpec.defaults(path));
+                if (o.cGenerator()) {
+                    servers.add(ServerSpec.cEcho(path)); // the ceiling with batched system calls
+                }
+            }
         }
         for (String s : o.serverCmds()) {
             servers.add(ServerSpec.parse(s, path));
@@ -75,7 +82,8 @@ final class CompareRun {
                 }
                 BenchOptions forServer = withUri(o, CoapUri.parse(o.load().uri().scheme() + "://127.0.0.1:" + port
                         + "/" + s.path()));
-                BenchReport r = LocalRun.run(forServer, s.name(), command, log);
+                // the C generator reads the server's CPU time over each window
+                BenchReport r = LocalRun.run(forServer, s.name(), command, log, p.pid());
                 reports.add(r);
                 out.println("== " + s.name() + " (" + s.description() + ")");
                 out.print(TextTable.render(r.steps()));
@@ -147,7 +155,7 @@ final class CompareRun {
     private static BenchOptions withUri(BenchOptions o, CoapUri uri) {
         return new BenchOptions(o.load().withUri(uri), o.steps(), null, null, null, null, o.quiet(), o.slaves(),
                 o.exec(), o.startDelayMs(), o.serverCmds(), o.serverCpus(), o.clientCpus(), o.noDefaultServers(),
-                o.generator());
+                o.generator(), o.rate());
     }
 
     private static int freeTcpPort() throws IOException {

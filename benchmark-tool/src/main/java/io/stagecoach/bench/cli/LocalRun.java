@@ -1,5 +1,6 @@
 package io.stagecoach.bench.cli;
 
+import io.stagecoach.bench.c.CLoadRunner;
 import io.stagecoach.bench.load.NoAnswerException;
 import io.stagecoach.bench.load.StepClock;
 import io.stagecoach.bench.load.StepListener;
@@ -36,13 +37,43 @@ public final class LocalRun {
         return run(o, name, command, progress, StepClock.system());
     }
 
+    /**
+     * As {@link #run(BenchOptions, String, String, PrintStream)}; with the C generator the CPU time
+     * of process {@code serverPid} is read over each step's window (0: not watched).
+     */
+    public static BenchReport run(BenchOptions o, String name, String command, PrintStream progress, long serverPid)
+            throws IOException, InterruptedException, NoAnswerException {
+        if (o.cGenerator()) {
+            return runC(o, name, command, progress, serverPid);
+        }
+        return run(o, name, command, progress, StepClock.system());
+    }
+
+    private static BenchReport runC(BenchOptions o, String name, String command, PrintStream progress,
+            long serverPid) throws IOException, InterruptedException, NoAnswerException {
+        if (o.load().uri().isReliableTransport()) {
+            return runNative(o, name, command, progress, o.load().uri().resolve());
+        }
+        CLoadRunner runner = new CLoadRunner(o.load(), o.load().uri().resolve(),
+                o.generator().equals("c") ? "sources" : "sockets", o.rate(), serverPid);
+        List<StepResult> results = new ArrayList<>();
+        for (int i = 0; i < o.steps().size(); i++) {
+            StepResult r = runner.run(o.steps().get(i), o.quiet() ? null : progress);
+            results.add(r);
+            if (i == 0) {
+                checkAnswered(r, o);
+            }
+        }
+        return new BenchReport(name, command, MachineInfo.collect(), results);
+    }
+
     /** As {@link #run(BenchOptions, String, String, PrintStream)}, the steps' phases timed on {@code clock}. */
     public static BenchReport run(BenchOptions o, String name, String command, PrintStream progress, StepClock clock)
             throws IOException, InterruptedException, NoAnswerException {
-        InetSocketAddress dest = o.load().uri().resolve();
-        if (o.generator().equals("c")) {
-            return runNative(o, name, command, progress, dest);
+        if (o.cGenerator()) {
+            return runC(o, name, command, progress, 0);
         }
+        InetSocketAddress dest = o.load().uri().resolve();
         StepRunner runner = new StepRunner(o.load(), dest, clock);
         Progress live = new Progress(o.quiet() ? new PrintStream(OutputStream.nullOutputStream()) : progress,
                 o.steps().size());
@@ -69,7 +100,7 @@ public final class LocalRun {
         return new BenchReport(name, command, MachineInfo.collect(), results);
     }
 
-    /** Every step in the C generator (no live progress: one line per step). */
+    /** Every step in the C generator for coap+tcp (no live progress: one line per step). */
     private static BenchReport runNative(BenchOptions o, String name, String command, PrintStream progress,
             InetSocketAddress dest) throws IOException, InterruptedException, NoAnswerException {
         CoapTcpLoad tool = CoapTcpLoad.build();

@@ -50,6 +50,11 @@ public final class ServerProcess implements AutoCloseable {
         return name;
     }
 
+    /** The server's process id (the launcher scripts exec their JVM, so it is the server itself). */
+    public long pid() {
+        return process.pid();
+    }
+
     /**
      * Sends a CON GET for {@code path} (one segment or empty) to 127.0.0.1:{@code port} every
      * 250 ms until any CoAP message comes back; false when the process died or {@code timeoutMs}

@@ -1,6 +1,8 @@
 package io.stagecoach.bench.compare;
 
+import io.stagecoach.bench.c.NativeTool;
 import java.io.File;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -84,6 +86,14 @@ public record ServerSpec(String name, String path, String command, String descri
             out.add(new ServerSpec("echo", path, echoCommand));
         }
         return out;
+    }
+
+    /**
+     * The C echo {@code udp-echo} (recvmmsg/sendmmsg, 64 datagrams per call), started directly so
+     * that its own CPU time is what is watched.
+     */
+    public static ServerSpec cEcho(String path) throws IOException {
+        return new ServerSpec("c-echo", path, NativeTool.binary("udp-echo") + " --bind 127.0.0.1 --port {port}");
     }
 
     /** A {@code stagecoach bench SUBCOMMAND} server in a JVM with this JVM's flags and class path. */

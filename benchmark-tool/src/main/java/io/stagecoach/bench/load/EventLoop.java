@@ -5,7 +5,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.util.List;
-import org.HdrHistogram.SingleWriterRecorder;
 
 /**
  * Drives a share of the virtual clients from one thread: one {@link Selector} over their
@@ -26,11 +25,8 @@ import org.HdrHistogram.SingleWriterRecorder;
  * completed and its round-trip time goes into the loop's histogram (µs); any other code counts
  * as an error, and a 5.03 is also counted on its own.
  */
-final class EventLoop implements LoadLoop {
+final class EventLoop extends SelectorLoop {
 
-    private static final int RUN = 0;
-    private static final int DRAIN = 1;
-    private static final int STOP = 2;
     /** 5.03 as the code byte (class 5, detail 3; RFC 7252 §3). */
     private static final int SERVICE_UNAVAILABLE = 5 << 5 | 3;
 
@@ -40,17 +36,11 @@ final class EventLoop implements LoadLoop {
     private final Retransmission retransmission;
     private final long scanNanos;
     private final long highestMicros;
-    private final SingleWriterRecorder recorder;
-    private final LoopCounters counters = new LoopCounters();
     private final ByteBuffer rx = ByteBuffer.allocateDirect(65_536);
     private final ByteBuffer tx = ByteBuffer.allocateDirect(65_536);
     private final ByteBuffer control = ByteBuffer.allocateDirect(4);
 
     private final long rampNanos;
-    private volatile int phase = RUN;
-    private volatile long drainDeadline;
-    private volatile Selector selector;
-    private volatile Throwable failure;
 
     /**
      * @param rampNanos the clients' first requests are spread evenly over this time: a burst of
@@ -59,6 +49,7 @@ final class EventLoop implements LoadLoop {
      */
     EventLoop(List<VirtualClient> clients, RequestTemplate template, long timeoutNanos, Retransmission retransmission,
             long highestMicros, long rampNanos) {
+        super(highestMicros);
         this.clients = clients;
         this.rampNanos = rampNanos;
         this.template = template;
@@ -67,35 +58,6 @@ final class EventLoop implements LoadLoop {
         this.retransmission = template.confirmable() ? retransmission : Retransmission.OFF;
         this.scanNanos = this.retransmission.scanNanos(timeoutNanos);
         this.highestMicros = highestMicros;
-        this.recorder = new SingleWriterRecorder(1, highestMicros, 3);
-    }
-
-    @Override
-    public SingleWriterRecorder recorder() {
-        return recorder;
-    }
-
-    @Override
-    public LoopCounters counters() {
-        return counters;
-    }
-
-    @Override
-    public Throwable failure() {
-        return failure;
-    }
-
-    @Override
-    public void drain(long deadlineNanos) {
-        drainDeadline = deadlineNanos;
-        phase = DRAIN;
-        wakeup();
-    }
-
-    @Override
-    public void stop() {
-        phase = STOP;
-        wakeup();
     }
 
     @Override
@@ -106,13 +68,6 @@ final class EventLoop implements LoadLoop {
             } catch (IOException e) {
                 // closing a datagram socket does not fail in a way that matters here
             }
-        }
-    }
-
-    private void wakeup() {
-        Selector s = selector;
-        if (s != null) {
-            s.wakeup();
         }
     }
 

@@ -20,9 +20,30 @@ import org.HdrHistogram.Histogram;
  *                      §5.9.3.4); not carried by the distributed control protocol (0 there)
  * @param retransmissions CON requests sent again with the same MID and token in the window
  *                      ({@link LoadSpec#retransmit()}, RFC 7252 §4.2); 0 when off
+ * @param cpu           CPU time of server and generator in the window, when measured (the C
+ *                      generator measures it), else {@code null}
  */
 public record StepResult(int concurrency, double durationS, long completed, long timeouts, long errors,
-        double throughputRps, Histogram latencyUs, long unavailable, long retransmissions) {
+        double throughputRps, Histogram latencyUs, long unavailable, long retransmissions, CpuTime cpu) {
+
+    /**
+     * CPU seconds (user + system, all threads) used in the measured window.
+     *
+     * @param serverSeconds    of the server process; negative when it was not watched
+     * @param generatorSeconds of the load generator
+     */
+    public record CpuTime(double serverSeconds, double generatorSeconds) {
+
+        /** Server CPU µs per completed request, or -1 when not measured or nothing completed. */
+        public double serverMicrosPerRequest(long completed) {
+            return serverSeconds < 0 || completed == 0 ? -1 : serverSeconds * 1e6 / completed;
+        }
+
+        /** Generator CPU µs per completed request, or -1 when nothing completed. */
+        public double generatorMicrosPerRequest(long completed) {
+            return generatorSeconds < 0 || completed == 0 ? -1 : generatorSeconds * 1e6 / completed;
+        }
+    }
 
     public StepResult {
         Objects.requireNonNull(latencyUs, "latencyUs");
@@ -36,6 +57,13 @@ public record StepResult(int concurrency, double durationS, long completed, long
         if (retransmissions < 0) {
             throw new IllegalArgumentException("retransmissions must not be negative: " + retransmissions);
         }
+    }
+
+    /** A result without CPU times. */
+    public StepResult(int concurrency, double durationS, long completed, long timeouts, long errors,
+            double throughputRps, Histogram latencyUs, long unavailable, long retransmissions) {
+        this(concurrency, durationS, completed, timeouts, errors, throughputRps, latencyUs, unavailable,
+                retransmissions, null);
     }
 
     /** A result without retransmissions. */
@@ -53,13 +81,19 @@ public record StepResult(int concurrency, double durationS, long completed, long
     /** This result with {@code unavailable} of its errors counted as 5.03. */
     public StepResult withUnavailable(long unavailable) {
         return new StepResult(concurrency, durationS, completed, timeouts, errors, throughputRps, latencyUs,
-                unavailable, retransmissions);
+                unavailable, retransmissions, cpu);
     }
 
     /** This result with {@code retransmissions} CON retransmissions counted. */
     public StepResult withRetransmissions(long retransmissions) {
         return new StepResult(concurrency, durationS, completed, timeouts, errors, throughputRps, latencyUs,
-                unavailable, retransmissions);
+                unavailable, retransmissions, cpu);
+    }
+
+    /** This result with the CPU times of its window. */
+    public StepResult withCpu(CpuTime cpu) {
+        return new StepResult(concurrency, durationS, completed, timeouts, errors, throughputRps, latencyUs,
+                unavailable, retransmissions, cpu);
     }
 
     /** A result whose counts come from {@code latencyUs}; throughput = completed / duration. */

@@ -5,7 +5,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.util.List;
-import org.HdrHistogram.SingleWriterRecorder;
 
 /**
  * {@link EventLoop}'s closed loop over {@code coap+tcp} connections (RFC 8323): one
@@ -20,11 +19,8 @@ import org.HdrHistogram.SingleWriterRecorder;
  * <p>Frames (§3.2) are read from one shared buffer; only a frame that arrives in parts is copied
  * (into the client's carry). A frame larger than the buffer is skipped after its header.
  */
-final class TcpEventLoop implements LoadLoop {
+final class TcpEventLoop extends SelectorLoop {
 
-    private static final int RUN = 0;
-    private static final int DRAIN = 1;
-    private static final int STOP = 2;
     private static final int SERVICE_UNAVAILABLE = 5 << 5 | 3;
     private static final int PING = 7 << 5 | 2;
     private static final int PONG = 7 << 5 | 3;
@@ -38,51 +34,17 @@ final class TcpEventLoop implements LoadLoop {
     private final long timeoutNanos;
     private final long highestMicros;
     private final long rampNanos;
-    private final SingleWriterRecorder recorder;
-    private final LoopCounters counters = new LoopCounters();
     private final ByteBuffer rx = ByteBuffer.allocateDirect(65_536);
     private final ByteBuffer tx = ByteBuffer.allocateDirect(65_536 + 16);
-    private volatile int phase = RUN;
-    private volatile long drainDeadline;
-    private volatile Selector selector;
-    private volatile Throwable failure;
 
     TcpEventLoop(List<TcpVirtualClient> clients, RequestTemplate template, long timeoutNanos, long highestMicros,
             long rampNanos) {
+        super(highestMicros);
         this.clients = clients;
         this.template = template;
         this.timeoutNanos = timeoutNanos;
         this.highestMicros = highestMicros;
         this.rampNanos = rampNanos;
-        this.recorder = new SingleWriterRecorder(1, highestMicros, 3);
-    }
-
-    @Override
-    public SingleWriterRecorder recorder() {
-        return recorder;
-    }
-
-    @Override
-    public LoopCounters counters() {
-        return counters;
-    }
-
-    @Override
-    public Throwable failure() {
-        return failure;
-    }
-
-    @Override
-    public void drain(long deadlineNanos) {
-        drainDeadline = deadlineNanos;
-        phase = DRAIN;
-        wakeup();
-    }
-
-    @Override
-    public void stop() {
-        phase = STOP;
-        wakeup();
     }
 
     @Override
@@ -93,13 +55,6 @@ final class TcpEventLoop implements LoadLoop {
             } catch (IOException e) {
                 // the connection is gone either way
             }
-        }
-    }
-
-    private void wakeup() {
-        Selector s = selector;
-        if (s != null) {
-            s.wakeup();
         }
     }
 

@@ -14,8 +14,10 @@ import java.util.TreeMap;
  * {@link StepResult} per concurrency level. Renders itself as JSON:
  * {@code {"command", "machine", "steps": [{"concurrency", "duration_s", "throughput_rps",
  * "completed", "timeouts", "retransmissions", "errors", "latency_us": {"min", "p50", "p90", "p95",
- * "p99", "p999", "max"}}]}}; latencies are {@code null} for a step in which nothing completed;
- * {@code retransmissions} is 0 unless {@code --retransmit} was given.
+ * "p99", "p999", "max"}, "cpu": {"server_s", "generator_s", "server_us_per_request",
+ * "generator_us_per_request"}}]}}; latencies are {@code null} for a step in which nothing completed;
+ * {@code retransmissions} is 0 unless {@code --retransmit} was given; {@code cpu} only when the
+ * generator measured it (the C generator).
  */
 public record BenchReport(String name, String command, Map<String, Object> machine, List<StepResult> steps) {
 
@@ -59,6 +61,16 @@ public record BenchReport(String name, String command, Map<String, Object> machi
         }
         lat.put("max", none ? null : s.maxUs());
         m.put("latency_us", lat);
+        if (s.cpu() != null) {
+            Map<String, Object> cpu = new LinkedHashMap<>();
+            cpu.put("server_s", s.cpu().serverSeconds() < 0 ? null : s.cpu().serverSeconds());
+            cpu.put("generator_s", s.cpu().generatorSeconds());
+            double server = s.cpu().serverMicrosPerRequest(s.completed());
+            cpu.put("server_us_per_request", server < 0 ? null : server);
+            double generator = s.cpu().generatorMicrosPerRequest(s.completed());
+            cpu.put("generator_us_per_request", generator < 0 ? null : generator);
+            m.put("cpu", cpu);
+        }
         return m;
     }
 

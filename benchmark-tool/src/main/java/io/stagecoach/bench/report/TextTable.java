@@ -24,6 +24,15 @@ public final class TextTable {
         }
         sb.append("latencies in µs (round trip from the first transmission, 2.xx answers only; HdrHistogram, "
                 + "3 significant digits); retrans = CON retransmissions (--retransmit)\n");
+        for (StepResult s : steps) {
+            if (s.cpu() != null) {
+                double server = s.cpu().serverMicrosPerRequest(s.completed());
+                double generator = s.cpu().generatorMicrosPerRequest(s.completed());
+                sb.append(String.format(Locale.ROOT, "cpu at %d clients: server %s, generator %s µs per request%n",
+                        s.concurrency(), server < 0 ? "-" : String.format(Locale.ROOT, "%.2f", server),
+                        generator < 0 ? "-" : String.format(Locale.ROOT, "%.2f", generator)));
+            }
+        }
         return sb.toString();
     }
 

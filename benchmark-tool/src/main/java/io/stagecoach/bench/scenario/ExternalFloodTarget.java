@@ -4,10 +4,8 @@ import java.io.IOException;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -20,18 +18,15 @@ import java.util.concurrent.TimeUnit;
  * a log file, deleted by {@link #close()}, which ends the process and all its descendants (a
  * launcher script's JVM included).
  */
-final class ExternalFloodTarget implements FloodServer {
+final class ExternalFloodTarget extends ProcessFloodServer {
 
     private static final long READY_MILLIS = 60_000;
 
-    private final Process process;
-    private final Path log;
     private final InetSocketAddress address;
     private final String command;
 
     private ExternalFloodTarget(Process process, Path log, InetSocketAddress address, String command) {
-        this.process = process;
-        this.log = log;
+        super(process, log);
         this.address = address;
         this.command = command;
     }
@@ -102,29 +97,6 @@ final class ExternalFloodTarget implements FloodServer {
     @Override
     public void resetPeak() {
         // no heap to read
-    }
-
-    @Override
-    public boolean isAlive() {
-        return process.isAlive();
-    }
-
-    @Override
-    public Integer exitCode() {
-        return process.isAlive() ? null : Integer.valueOf(process.exitValue());
-    }
-
-    @Override
-    public long logLines(String text) throws IOException {
-        try (var lines = Files.lines(log, StandardCharsets.UTF_8)) {
-            return lines.filter(l -> l.contains(text)).count();
-        }
-    }
-
-    @Override
-    public List<String> logTail(int n) throws IOException {
-        List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
-        return all.subList(Math.max(0, all.size() - n), all.size());
     }
 
     @Override

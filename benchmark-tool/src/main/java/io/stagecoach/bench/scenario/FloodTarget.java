@@ -24,23 +24,20 @@ import java.util.concurrent.TimeUnit;
  * carry the commands and the {@code flood-stats} lines. {@link #close()} asks it to quit, then
  * ends it by force if it does not, and deletes the log.
  */
-final class FloodTarget implements FloodServer {
+final class FloodTarget extends ProcessFloodServer {
 
     private static final long READY_MILLIS = 30_000;
 
-    private final Process process;
     private final BufferedReader out;
     private final Writer in;
-    private final Path log;
     private final InetSocketAddress address;
     private final String setup;
 
     private FloodTarget(Process process, BufferedReader out, Writer in, Path log, InetSocketAddress address,
             String setup) {
-        this.process = process;
+        super(process, log);
         this.out = out;
         this.in = in;
-        this.log = log;
         this.address = address;
         this.setup = setup;
     }
@@ -108,29 +105,6 @@ final class FloodTarget implements FloodServer {
     public void resetPeak() throws IOException {
         send("reset-peak");
         awaitLine(FloodServerMain.OK, 10_000);
-    }
-
-    @Override
-    public boolean isAlive() {
-        return process.isAlive();
-    }
-
-    @Override
-    public Integer exitCode() {
-        return process.isAlive() ? null : Integer.valueOf(process.exitValue());
-    }
-
-    @Override
-    public long logLines(String text) throws IOException {
-        try (var lines = Files.lines(log, StandardCharsets.UTF_8)) {
-            return lines.filter(l -> l.contains(text)).count();
-        }
-    }
-
-    @Override
-    public List<String> logTail(int n) throws IOException {
-        List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
-        return all.subList(Math.max(0, all.size() - n), all.size());
     }
 
     private Map<String, Long> command(String command) throws IOException {

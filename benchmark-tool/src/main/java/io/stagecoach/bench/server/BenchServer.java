@@ -6,6 +6,12 @@ import io.stagecoach.core.config.DeduplicationMode;
 import io.stagecoach.core.server.CoapResource;
 import io.stagecoach.core.server.CoapServer;
 import io.stagecoach.elements.config.Configuration;
+import io.stagecoach.elements.config.TcpConfig;
+import io.stagecoach.elements.config.UdpConfig;
+import io.stagecoach.elements.dtls.DtlsConfig;
+import io.stagecoach.elements.dtls.DtlsConnector;
+import io.stagecoach.elements.dtls.DtlsConnectorConfig;
+import io.stagecoach.elements.dtls.PskStore;
 import java.net.InetSocketAddress;
 import java.util.concurrent.CountDownLatch;
 
@@ -17,8 +23,14 @@ import java.util.concurrent.CountDownLatch;
  * without the full plugtest server. Stagecoach system properties ({@code -Dstagecoach.coap.*})
  * apply; the options below override them.
  *
+ * <p>With {@code --dtls} the endpoint is a {@link DtlsConnector} (PSK, {@code --psk
+ * IDENTITY:SECRET}, default {@code bench:secretPSK}) instead: the server of
+ * {@code docs/benchmarks/dtls.md}. Its {@code dtls.*} settings come from system properties
+ * ({@code -Dstagecoach.dtls.max-sessions=...}).
+ *
  * <p>Usage: {@code stagecoach bench sc-server [--port 5683] [--bind ADDR] [--protocol-threads N]
- * [--dedup STRICT|IDEMPOTENT_RELAXED|OFF]}; runs until the process is terminated.
+ * [--dedup STRICT|IDEMPOTENT_RELAXED|OFF] [--dtls [--psk ID:SECRET]]}; runs until the process is
+ * terminated.
  */
 public final class BenchServer {
 
@@ -27,15 +39,28 @@ public final class BenchServer {
 
     /** The server with its /benchmark resource, not started; port 0 picks a free port. */
     public static CoapServer create(InetSocketAddress bind, Configuration config) {
-        CoapServer server = CoapServer.builder().udp(bind).config(config).build();
+        return withResource(CoapServer.builder().udp(bind).config(config).build());
+    }
+
+    /** The same over DTLS with one PSK identity; {@code config} supplies the {@code dtls.*} keys. */
+    public static CoapServer createDtls(InetSocketAddress bind, Configuration config, String identity, String secret) {
+        DtlsConnector dtls = DtlsConnector.builder(DtlsConnectorConfig.Role.SERVER).apply(config).bindAddress(bind)
+                .pskStore(PskStore.of(identity, secret)).build();
+        return withResource(CoapServer.builder().connector(dtls).config(config).build());
+    }
+
+    private static CoapServer withResource(CoapServer server) {
         server.add(CoapResource.named("benchmark").onGet(ex -> ex.respond(Code.CONTENT, "hello world")));
         return server;
     }
 
     public static void main(String[] args) throws InterruptedException {
-        int port = 5683;
+        int port = -1;
         String bind = "0.0.0.0";
-        Configuration.Builder config = CoapConfig.builder().applySystemProperties();
+        boolean dtls = false;
+        String psk = "bench:secretPSK";
+        Configuration.Builder config = Configuration.builder(UdpConfig.DEFINITIONS, TcpConfig.DEFINITIONS,
+                CoapConfig.DEFINITIONS, DtlsConfig.DEFINITIONS).applySystemProperties();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--port" -> port = Integer.parseInt(value(args, ++i, "--port"));
@@ -44,19 +69,28 @@ public final class BenchServer {
                         Integer.parseInt(value(args, ++i, "--protocol-threads")));
                 case "--dedup" -> config.set(CoapConfig.DEDUPLICATION_MODE,
                         DeduplicationMode.valueOf(value(args, ++i, "--dedup")));
+                case "--dtls" -> dtls = true;
+                case "--psk" -> psk = value(args, ++i, "--psk");
                 default -> throw new IllegalArgumentException("sc-server: unknown option " + args[i]
-                        + " (use --port N, --bind ADDR, --protocol-threads N, --dedup MODE)");
+                        + " (use --port N, --bind ADDR, --protocol-threads N, --dedup MODE, --dtls, --psk ID:SECRET)");
             }
         }
         Configuration built = config.build();
-        CoapServer server = create(new InetSocketAddress(bind, port), built);
+        int colon = psk.indexOf(':');
+        if (colon <= 0) {
+            throw new IllegalArgumentException("--psk needs IDENTITY:SECRET, got " + psk);
+        }
+        InetSocketAddress address = new InetSocketAddress(bind, port >= 0 ? port : dtls ? 5684 : 5683);
+        CoapServer server = dtls ? createDtls(address, built, psk.substring(0, colon), psk.substring(colon + 1))
+                : create(address, built);
         server.start();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.destroy();
             stopped.countDown();
         }, "sc-server-shutdown"));
-        System.err.println("Stagecoach bench server on udp " + server.addresses() + " (GET /benchmark, protocol threads "
+        System.err.println("Stagecoach bench server on " + (dtls ? "dtls " : "udp ") + server.addresses()
+                + " (GET /benchmark, protocol threads "
                 + built.get(CoapConfig.PROTOCOL_THREADS) + ", dedup " + built.get(CoapConfig.DEDUPLICATION_MODE) + ")");
         stopped.await();
     }

@@ -54,6 +54,22 @@ class CoapBenchTest {
     }
 
     @Test
+    void generatorAndRateAreValidated() {
+        BenchOptions java = BenchOptions.parse(new String[] {"--concurrency", "10"});
+        assertEquals("java", java.generator());
+        assertFalse(java.cGenerator());
+        BenchOptions c = BenchOptions.parse(new String[] {"--generator", "c", "--rate", "50000"});
+        assertTrue(c.cGenerator());
+        assertEquals(50000.0, c.rate());
+        assertTrue(BenchOptions.parse(new String[] {"--generator", "c-sockets"}).cGenerator());
+        assertThrows(IllegalArgumentException.class, () -> BenchOptions.parse(new String[] {"--generator", "rust"}));
+        assertThrows(IllegalArgumentException.class, () -> BenchOptions.parse(new String[] {"--rate", "1000"}),
+                "the Java loops cannot pace");
+        assertThrows(IllegalArgumentException.class,
+                () -> BenchOptions.parse(new String[] {"--generator", "c", "--rate", "-1"}));
+    }
+
+    @Test
     void badUsageExitsWith2() throws Exception {
         assertEquals(2, CoapBench.run(new String[] {"--concurrency", "ten"}));
         assertEquals(2, CoapBench.run(new String[] {"frobnicate"}));

@@ -57,6 +57,25 @@ class BenchReportTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void cpuTimesAppearOnlyWhenMeasured() {
+        Histogram h = new Histogram(1, 20_000_000, 3);
+        h.recordValueWithCount(100, 2000);
+        StepResult measured = StepResult.of(10, 1.0, 0, 0, h).withCpu(new StepResult.CpuTime(0.5, -1));
+        BenchReport r = new BenchReport("t", "c", MachineInfo.collect(), List.of(measured));
+        Map<String, Object> step = (Map<String, Object>) ((List<Object>) Json.parseObject(r.toJson()).get("steps")).get(0);
+        Map<String, Object> cpu = (Map<String, Object>) step.get("cpu");
+        assertEquals(0.5, ((Number) cpu.get("server_s")).doubleValue(), 1e-12);
+        assertEquals(250.0, ((Number) cpu.get("server_us_per_request")).doubleValue(), 1e-9);
+        assertNull(cpu.get("generator_us_per_request"), "a negative time means not measured");
+        assertTrue(TextTable.render(r.steps()).contains("cpu at 10 clients: server 250.00, generator - µs per request"));
+
+        Map<String, Object> plain = (Map<String, Object>) ((List<Object>) Json.parseObject(sample().toJson())
+                .get("steps")).get(0);
+        assertTrue(!plain.containsKey("cpu"), "the Java generator measures no CPU");
+    }
+
+    @Test
     void csvHasAHeaderAndOneRowPerStep() {
         String[] lines = sample().toCsv().split("\n");
         assertEquals(3, lines.length);

@@ -34,13 +34,16 @@ class CoapTcpLoadTest {
     }
 
     @Test
-    void theCGeneratorDrivesCoapTcpOnly() {
+    void coapTcpTakesTheJavaOrTheCGeneratorWithoutRate() {
         BenchOptions o = BenchOptions.parse(new String[] {"--uri", "coap+tcp://127.0.0.1:5700/benchmark",
             "--generator", "c"});
         assertEquals("c", o.generator());
         assertEquals("java", BenchOptions.parse(new String[] {"--uri", "coap+tcp://127.0.0.1/x"}).generator());
         assertThrows(IllegalArgumentException.class,
-                () -> BenchOptions.parse(new String[] {"--uri", "coap://127.0.0.1/x", "--generator", "c"}));
+                () -> BenchOptions.parse(new String[] {"--uri", "coap+tcp://127.0.0.1/x", "--generator", "c-sockets"}));
+        assertThrows(IllegalArgumentException.class,
+                () -> BenchOptions.parse(new String[] {"--uri", "coap+tcp://127.0.0.1/x", "--generator", "c",
+                    "--rate", "1000"}));
         assertThrows(IllegalArgumentException.class,
                 () -> BenchOptions.parse(new String[] {"--uri", "coap+tcp://127.0.0.1/x", "--generator", "rust"}));
         assertThrows(IllegalArgumentException.class,

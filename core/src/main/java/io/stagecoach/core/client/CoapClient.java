@@ -22,6 +22,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 
+// Over 500 lines: the novice API's blocking and asynchronous forms of every method and observe;
+// each is a few lines over the shared request path.
 /**
  * A CoAP client bound to one resource URI, in the manner of Californium's {@code CoapClient}.
  *
@@ -448,12 +450,14 @@ public class CoapClient implements AutoCloseable {
     /**
      * Ends this client's observations locally (RFC 7641 §3.6: the server's next notification is
      * answered RST) and destroys the endpoint if this client owns it ({@link #builder}). The
-     * shared default endpoint and an endpoint handed in stay. Idempotent.
+     * shared default endpoint and an endpoint handed in stay. On an endpoint with an observation
+     * store the observations stay in the store: their notifications then reach the endpoint's
+     * (or another node's) notification listeners (docs/cluster.md). Idempotent.
      */
     @Override
     public void close() {
         for (CoapObserveRelation r : observations) {
-            r.reactiveCancel();
+            r.detach();
         }
         observations.clear();
         if (ownsEndpoint) {

@@ -6,11 +6,15 @@ import io.stagecoach.core.coap.Token;
 import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.core.network.Exchange;
 import io.stagecoach.core.network.internal.layers.ObserveSequence;
+import io.stagecoach.core.observe.Observation;
+import io.stagecoach.core.observe.ObservationStore;
 import io.stagecoach.elements.time.Cancellable;
 import io.stagecoach.elements.time.Scheduler;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The client side of one observation (RFC 7641 §3), made by {@link CoapClient#observe(CoapHandler)}.
@@ -31,12 +35,17 @@ import java.util.concurrent.CompletableFuture;
  *       {@code onError} once and ends the observation.</li>
  *   <li>{@link #proactiveCancel()} deregisters with GET Observe=1 (§3.6); {@link #reactiveCancel()}
  *       forgets the relation, and the next notification draws a RST from the endpoint.</li>
+ *   <li>On an endpoint with an {@link ObservationStore}, the observation is stored once the
+ *       server has accepted it (the first answer with Observe) and removed when it ends, so
+ *       another node of a cluster can match its notifications (docs/cluster.md).</li>
  * </ul>
  *
  * <p>Lock order: this object's monitor is taken inside an exchange's (when a notification is
  * delivered) and never the other way round; work on exchanges is done after leaving it.
  */
 public final class CoapObserveRelation {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CoapObserveRelation.class);
 
     private final CoapEndpoint endpoint;
     private final Scheduler clock;
@@ -58,6 +67,7 @@ public final class CoapObserveRelation {
     private Cancellable timer;
     private long staleDropped;
     private int reregistrations;
+    private boolean stored;
 
     private CoapObserveRelation(CoapEndpoint endpoint, Request registration, CoapHandler handler, Duration timeout,
             Duration margin) {
@@ -131,6 +141,7 @@ public final class CoapObserveRelation {
         Request cancel;
         synchronized (this) {
             old = forget();
+            unstore();
             Request.Builder b = registration.newBuilder().token(token).mid(-1);
             b.options().observe(1);
             cancel = b.build();
@@ -141,9 +152,23 @@ public final class CoapObserveRelation {
 
     /**
      * Ends the observation locally (RFC 7641 §3.6): the relation's token is forgotten, so the
-     * server's next notification is answered with RST and the server drops the relation.
+     * server's next notification is answered with RST and the server drops the relation. An
+     * observation store forgets it too, so no node of a cluster adopts it.
      */
     public void reactiveCancel() {
+        Exchange old;
+        synchronized (this) {
+            old = forget();
+            unstore();
+        }
+        complete(old);
+    }
+
+    /**
+     * Ends the observation here only: an observation store keeps it, so that its notifications
+     * reach another node's (or this endpoint's) notification listeners ({@link CoapClient#close()}).
+     */
+    void detach() {
         Exchange old;
         synchronized (this) {
             old = forget();
@@ -196,6 +221,9 @@ public final class CoapObserveRelation {
             lastNanos = now;
             awaitingAnswer = false;
             latest = answer;
+            if (!stored) {
+                store();
+            }
             long next = now + Duration.ofSeconds(response.options().effectiveMaxAge()).toNanos() + marginNanos;
             if (timer == null || timerAt > next) {
                 arm(next);
@@ -205,6 +233,7 @@ public final class CoapObserveRelation {
             handler.onLoad(answer);
         } else {
             forget(); // no Observe: this answer is the last (RFC 7641 §3.2, §3.6)
+            unstore();
             latest = answer;
             handler.onLoad(answer);
         }
@@ -215,6 +244,9 @@ public final class CoapObserveRelation {
             return;
         }
         forget();
+        if (endpoint.isRunning()) {
+            unstore(); // the registration failed; a stopping endpoint leaves the store as it is
+        }
         handler.onError(ClientCall.translate(cause));
     }
 
@@ -233,6 +265,7 @@ public final class CoapObserveRelation {
             }
             if (awaitingAnswer) {
                 unanswered = forget();
+                unstore();
                 handler.onError(new CoapTimeoutException("no answer to the observe registration within "
                         + timeout.toMillis() + " ms"));
             }
@@ -252,6 +285,38 @@ public final class CoapObserveRelation {
             timer.cancel();
         }
         timer = clock.schedule(this::onTimer, Duration.ofNanos(Math.max(0, at - clock.nanoTime())));
+    }
+
+    /** Holding this: keeps the established observation in the endpoint's store, if it has one. */
+    private void store() {
+        ObservationStore store = endpoint.observationStore();
+        if (store == null || token == null || token.isEmpty()) {
+            return;
+        }
+        stored = true;
+        Observation o = new Observation(registration.withToken(token), registration.peer().peer());
+        store.put(o).whenComplete((v, t) -> {
+            if (t != null) {
+                LOG.warn("storing {} failed: {}", o, t.toString());
+            }
+        });
+    }
+
+    /**
+     * Holding this: removes the observation from the endpoint's store: it ended for good (the
+     * application cancelled it, the server ended it, a registration failed). Not when the
+     * endpoint merely stops: then the store keeps it for another node or a restart.
+     */
+    private void unstore() {
+        if (stored) {
+            stored = false;
+            Token t = token;
+            endpoint.observationStore().remove(t).whenComplete((v, e) -> {
+                if (e != null) {
+                    LOG.warn("removing observation {} from the store failed: {}", t, e.toString());
+                }
+            });
+        }
     }
 
     /** Holding this: ends the observation; returns the exchange to complete after leaving the monitor. */

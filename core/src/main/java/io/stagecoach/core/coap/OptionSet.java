@@ -8,6 +8,8 @@ import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 
+// Over 500 lines: one typed accessor pair per option of RFC 7252, 7641, 7959 and 9175; the
+// encoding itself is in OptionCodec.
 /**
  * The options of a message (RFC 7252 §5.4), immutable, in wire order: sorted by number, repeated
  * options in the order they were added or received (§5.4.5).

@@ -45,6 +45,9 @@ public final class Response extends Message {
 
     @Override
     public Response withTypeAndMid(Type type, int mid) {
+        if (type == type() && mid == mid()) {
+            return this; // immutable: the same message (a response built as its piggybacked ACK)
+        }
         return new Response(this, type, mid, token(), peer());
     }
 

@@ -311,6 +311,27 @@ public final class CoapConfig {
             .doc("Observers the whole server accepts, over all resources.")
             .build();
 
+    public static final Definition<Integer> OBSERVE_STORE_LOOKUPS = Definition.integer("coap.observe.store-lookups")
+            .defaultValue(256).range(1, 1_000_000).unit("lookups")
+            .doc("With an observation store: notifications matching no exchange whose token is being looked up"
+                    + " at once; one beyond is dropped silently (its CON retransmission comes back).")
+            .build();
+
+    public static final Definition<Integer> OBSERVE_STORE_LOOKUPS_PER_SOURCE = Definition.integer(
+            "coap.observe.store-lookups-per-source")
+            .defaultValue(16).range(1, 1_000_000).unit("lookups")
+            .doc("The same per source (IPv4 address or IPv6 /64): one host sending responses with made-up"
+                    + " tokens cannot take the whole lookup budget.")
+            .build();
+
+    public static final Definition<Integer> OBSERVE_STORE_MAX_ADOPTED = Definition.integer(
+            "coap.observe.store-max-adopted")
+            .defaultValue(100_000).range(1, 10_000_000).unit("observations")
+            .doc("With an observation store: observations of other nodes (or restored ones) this endpoint"
+                    + " receives notifications for; beyond, the least recently notified is forgotten here (the"
+                    + " store keeps it).")
+            .build();
+
     public static final Definition<Duration> OBSERVE_REREGISTRATION_MARGIN = Definition.duration("coap.observe.reregistration-margin", ChronoUnit.MILLIS)
             .defaultValue(Duration.ofSeconds(2)).max(Duration.ofHours(1))
             .doc("A client re-registers when no fresh notification arrived this long after the last"
@@ -348,6 +369,7 @@ public final class CoapConfig {
             BLOCKWISE_STATUS_LIFETIME, BLOCKWISE_MAX_TRANSFERS_PER_SOURCE, BLOCKWISE_MAX_TRANSFERS, BLOCKWISE_MAX_BYTES,
             OBSERVE_CON_INTERVAL, OBSERVE_MAX_NON, OBSERVE_MAX_NOTIFICATIONS_IN_FLIGHT, OBSERVE_MAX_OBSERVERS_PER_RESOURCE,
             OBSERVE_MAX_OBSERVERS, OBSERVE_MAX_OBSERVERS_PER_SOURCE, OBSERVE_REREGISTRATION_MARGIN,
+            OBSERVE_STORE_LOOKUPS, OBSERVE_STORE_LOOKUPS_PER_SOURCE, OBSERVE_STORE_MAX_ADOPTED,
             SERVER_ERROR_DIAGNOSTICS, CLIENT_TIMEOUT);
 
     /**

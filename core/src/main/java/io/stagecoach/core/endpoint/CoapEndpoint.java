@@ -27,6 +27,8 @@ import io.stagecoach.core.network.internal.layers.ReliabilityLayer;
 import io.stagecoach.core.network.stack.Layer;
 import io.stagecoach.core.network.stack.LayerStack;
 import io.stagecoach.core.network.stack.StackServices;
+import io.stagecoach.core.observe.NotificationListener;
+import io.stagecoach.core.observe.ObservationStore;
 import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.RawData;
@@ -46,6 +48,8 @@ import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+// Over 500 lines: the endpoint is where connector, protocol stage, layer stack and stores are
+// wired and started/stopped together; Inbound, Outbox and ProtocolStage already hold the logic.
 /**
  * The protocol stage: one CoAP endpoint on one connector (Lanter, thesis §4.2.2).
  *
@@ -85,6 +89,8 @@ public final class CoapEndpoint {
     private final Duration sweepInterval;
     private final long overloadMaxAgeSeconds;
     private final BanLog banLog;
+    /** Matches notifications through the observation store; {@code null} without one. */
+    private final ObservationMatcher observations;
 
     private volatile LayerStack.Inbox deliverer;
     private final Router router = new Router();
@@ -132,6 +138,12 @@ public final class CoapEndpoint {
         this.stack.setInbox(router);
         this.inbound = new Inbound(stack, store, dedup, outbox, counters, interceptors, overloadMaxAgeSeconds,
                 RequestLimits.from(config), RecognizedOptions.of(stack.options()), banLog, scheduler);
+        this.observations = b.observationStore == null ? null
+                : new ObservationMatcher(b.observationStore, store, config, this::submit, scheduler);
+        if (observations != null) {
+            inbound.matchObservations(observations);
+            observations.register(counters);
+        }
         counters.register(Gauge.EXCHANGES, store::size);
         counters.register(Gauge.DEDUP_ENTRIES, dedup::size);
         counters.register(Gauge.QUEUE_DEPTH, () -> stage == null ? 0 : stage.queueDepth());
@@ -171,6 +183,9 @@ public final class CoapEndpoint {
             stop();
             throw e;
         }
+        if (observations != null) {
+            observations.restore(); // a restarted node takes its observations back (docs/cluster.md)
+        }
     }
 
     /**
@@ -188,6 +203,9 @@ public final class CoapEndpoint {
             reliable.stop(); // fails the exchanges of every connection left
         }
         stack.stop(); // e.g. observe relations whose exchange holds no store entry would outlive the stop
+        if (observations != null) {
+            observations.stop(); // before the sweep below: nothing adopted after it
+        }
         for (Exchange exchange : store.all()) {
             exchange.execute(() -> exchange.fail(new ExchangeFailedException("endpoint stopped")));
         }
@@ -276,6 +294,23 @@ public final class CoapEndpoint {
         return store.size();
     }
 
+    /**
+     * Open exchanges of one {@code origin}: {@link Exchange.Origin#REMOTE} ones are answers to
+     * peers still in flight (a CON separate response or notification waiting for its ACK, RFC 7252
+     * §4.2); {@link Exchange.Origin#LOCAL} ones are this endpoint's requests and observations. A
+     * scan of the store: for a drain's checks and for tests, not per message.
+     */
+    public int openExchanges(Exchange.Origin origin) {
+        boolean local = Objects.requireNonNull(origin, "origin") == Exchange.Origin.LOCAL;
+        int n = 0;
+        for (Exchange e : store.all()) {
+            if (e.isLocal() == local) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** Messages remembered for duplicate detection. */
     public int dedupEntries() {
         return dedup.size();
@@ -334,6 +369,33 @@ public final class CoapEndpoint {
                 Objects.requireNonNull(listener, "listener"));
         exchange.execute(() -> stack.sendRequest(exchange, request));
         return exchange;
+    }
+
+    /** The observation store this endpoint was built with, or {@code null}. */
+    public ObservationStore observationStore() {
+        return observations == null ? null : observations.store();
+    }
+
+    /**
+     * Adds a listener for the notifications this endpoint matches through its observation store
+     * (observations registered by another node, or by this one before a restart).
+     *
+     * @throws IllegalStateException when the endpoint has no observation store
+     */
+    public void addNotificationListener(NotificationListener listener) {
+        Objects.requireNonNull(listener, "listener");
+        if (observations == null) {
+            throw new IllegalStateException("notification listeners need an observation store:"
+                    + " CoapEndpointBuilder.observationStore(...)");
+        }
+        observations.addListener(listener);
+    }
+
+    /** Removes a listener added by {@link #addNotificationListener}; nothing without a store. */
+    public void removeNotificationListener(NotificationListener listener) {
+        if (observations != null) {
+            observations.removeListener(listener);
+        }
     }
 
     /**
@@ -448,10 +510,11 @@ public final class CoapEndpoint {
 
     private void receiveData(RawData raw) {
         ProtocolStage s = stage;
-        if (s != null && s.tryExecute(() -> process(raw))) {
+        if (s != null && s.tryExecute(raw.context().peer(), () -> process(raw))) {
             return;
         }
-        // The protocol stage is full (or stopping): a CON request still learns to come back later.
+        // The protocol stage is full, this source's share of it is taken, or the endpoint is
+        // stopping: a CON request still learns to come back later.
         byte[] bytes = raw.bytes();
         byte[] unavailable = OverloadReply.serviceUnavailable(bytes, bytes.length, overloadMaxAgeSeconds);
         if (unavailable != null && s != null) {

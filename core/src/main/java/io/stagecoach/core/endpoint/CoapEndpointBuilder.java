@@ -15,6 +15,7 @@ import io.stagecoach.core.network.internal.layers.ObserveLayer;
 import io.stagecoach.core.network.internal.layers.ReliabilityLayer;
 import io.stagecoach.core.network.internal.layers.TokenLayer;
 import io.stagecoach.core.network.stack.LayerStack;
+import io.stagecoach.core.observe.ObservationStore;
 import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.config.Configuration;
 import io.stagecoach.elements.dtls.DtlsConnectorConfig;
@@ -69,6 +70,7 @@ public final class CoapEndpointBuilder {
     Executor executor;
     RandomGenerator random;
     final List<MessageInterceptor> interceptors = new ArrayList<>();
+    ObservationStore observationStore;
     private final List<Consumer<LayerStack.Builder>> layerEdits = new ArrayList<>();
     private HttpResponder httpResponder;
 
@@ -254,6 +256,18 @@ public final class CoapEndpointBuilder {
      */
     public CoapEndpointBuilder random(RandomGenerator random) {
         this.random = Objects.requireNonNull(random, "random");
+        return this;
+    }
+
+    /**
+     * Keeps the observations this endpoint's clients establish in {@code store} and matches
+     * notifications no exchange of its own waits for through it, so that any node of a cluster
+     * hands them to its {@link io.stagecoach.core.observe.NotificationListener}s, and a restarted
+     * node restores its observations (RFC 7641 §3; docs/cluster.md). The endpoint does not close
+     * the store.
+     */
+    public CoapEndpointBuilder observationStore(ObservationStore store) {
+        this.observationStore = Objects.requireNonNull(store, "store");
         return this;
     }
 

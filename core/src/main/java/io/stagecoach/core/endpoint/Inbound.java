@@ -46,7 +46,8 @@ import org.slf4j.LoggerFactory;
  *   <tr><td>CON request with an unrecognized or invalid critical option</td><td>4.02 (§5.4.1)</td></tr>
  *   <tr><td>Empty CON (ping)</td><td>RST (§4.3)</td></tr>
  *   <tr><td>ACK/RST matching nothing</td><td>nothing</td></tr>
- *   <tr><td>CON/NON response matching nothing</td><td>RST, nothing remembered (§4.2, §4.3; RFC 7641 §3.6)</td></tr>
+ *   <tr><td>CON/NON response matching nothing</td><td>RST, nothing remembered (§4.2, §4.3; RFC 7641 §3.6);
+ *       with an observation store, first a bounded lookup of its token ({@link ObservationMatcher})</td></tr>
  *   <tr><td>new CON request from a source over its dedup quota</td><td>5.03 with Max-Age (a full store
  *       evicts from its heaviest source instead)</td></tr>
  *   <tr><td>CON request over a {@link RequestLimits} limit</td><td>4.00 or 4.04 (NON: nothing)</td></tr>
@@ -69,6 +70,8 @@ final class Inbound {
     private final RequestLimits limits;
     private final RecognizedOptions recognized;
     private final BanLog banLog;
+    /** Matches notifications through the observation store; {@code null} without one. */
+    private volatile ObservationMatcher observations;
     private final Consumer<Exchange> receiveInStack = this::receiveInStack; // one for all requests
     /** One stack trace per period for a throwing layer; every failure is counted in STACK_ERRORS. */
     private final LogThrottle failureLog;
@@ -90,6 +93,11 @@ final class Inbound {
         this.limits = limits;
         this.recognized = recognized;
         this.banLog = banLog;
+    }
+
+    /** Unmatched notifications are looked up through {@code matcher} from now on. */
+    void matchObservations(ObservationMatcher matcher) {
+        this.observations = matcher;
     }
 
     void receive(RawData raw) {
@@ -225,6 +233,11 @@ final class Inbound {
         for (MessageInterceptor i : interceptors) {
             i.receiveResponse(response);
         }
+        receiveResponse(response, false);
+    }
+
+    /** @param lookedUp whether the observation store was asked about this response already */
+    private void receiveResponse(Response response, boolean lookedUp) {
         InetSocketAddress peer = response.peer().peer();
         Exchange exchange;
         if (response.type() == Type.ACK) {
@@ -241,10 +254,14 @@ final class Inbound {
         } else {
             exchange = store.findByToken(peer, response.token());
             if (exchange == null) {
-                // Nobody waits for it, e.g. a notification after a cancel (RFC 7641 §3.6). It is
-                // not remembered: unsolicited responses from a flood must cost no state.
-                counters.increment(Counter.UNMATCHED);
-                outbox.sendUnrecorded(response.peer(), EmptyMessage.rstFor(response));
+                ObservationMatcher m = observations;
+                if (m != null && !lookedUp) {
+                    // Perhaps a notification of an observation another node registered, or this
+                    // one before a restart (docs/cluster.md): the store decides, within budgets.
+                    m.lookUp(response, r -> receiveResponse(r, true), this::unmatched);
+                    return;
+                }
+                unmatched(response);
                 return;
             }
             DedupResult seen = dedup.lookupOrInsert(peer, response.mid(), response.type() == Type.CON, false,
@@ -262,6 +279,15 @@ final class Inbound {
                 outbox.sendDirect(response.peer(), EmptyMessage.ackFor(response));
             }
         });
+    }
+
+    /**
+     * Nobody waits for {@code response}, e.g. a notification after a cancel (RFC 7641 §3.6): RST.
+     * It is not remembered: unsolicited responses from a flood must cost no state.
+     */
+    private void unmatched(Response response) {
+        counters.increment(Counter.UNMATCHED);
+        outbox.sendUnrecorded(response.peer(), EmptyMessage.rstFor(response));
     }
 
     private void receiveEmpty(EmptyMessage message) {

@@ -1,6 +1,7 @@
 package io.stagecoach.core.endpoint;
 
 import io.stagecoach.elements.concurrent.NamedThreadFactory;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Executor;
@@ -22,10 +23,14 @@ final class ProtocolStage {
     private final NamedThreadFactory threads;
     private final Executor external;
 
+    /** Queued datagrams per source while a pool runs the stage; {@code null} otherwise. */
+    private final SourceShares shares;
+
     private ProtocolStage(ThreadPoolExecutor pool, NamedThreadFactory threads, Executor external) {
         this.pool = pool;
         this.threads = threads;
         this.external = external;
+        this.shares = pool == null ? null : new SourceShares(pool.getQueue().remainingCapacity() / 2);
     }
 
     /** A pool of {@code threads} threads and a queue of {@code capacity}; 0 threads = inline. */
@@ -42,6 +47,32 @@ final class ProtocolStage {
     /** An executor the application owns (and shuts down); this stage never stops it. */
     static ProtocolStage external(Executor executor) {
         return new ProtocolStage(null, null, executor);
+    }
+
+    /**
+     * Runs {@code task}, a datagram's processing, on the stage for {@code source}: {@code false}
+     * when the queue is full or the source's share of it (half) is taken, so that one host
+     * flooding the stage leaves room for everyone else's datagrams.
+     */
+    boolean tryExecute(InetSocketAddress source, Runnable task) {
+        if (shares == null) {
+            return tryExecute(task);
+        }
+        int slot = shares.enter(source);
+        if (slot < 0) {
+            return false;
+        }
+        if (tryExecute(() -> {
+            try {
+                task.run();
+            } finally {
+                shares.leave(slot);
+            }
+        })) {
+            return true;
+        }
+        shares.leave(slot);
+        return false;
     }
 
     /** Runs {@code task} on the stage; {@code false} when the queue is full. */

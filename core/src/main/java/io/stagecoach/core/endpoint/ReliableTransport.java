@@ -43,6 +43,8 @@ import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+// Over 500 lines: the RFC 8323 endpoint's per-connection state machine (CSM, Ping/Pong,
+// Release, Abort, token matching); connections, signals and framing are already split out.
 /**
  * The message path of an endpoint on a {@link StreamConnector}: CoAP over TCP, TLS and
  * WebSockets (RFC 8323). It takes the place of {@link Inbound} and {@link Outbox}; the stack

@@ -5,6 +5,7 @@ import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.coap.OptionSet;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
+import io.stagecoach.core.coap.Type;
 import io.stagecoach.core.network.Exchange;
 import io.stagecoach.core.server.internal.ContentFormatSets;
 import java.lang.invoke.MethodHandles;
@@ -180,7 +181,7 @@ public final class CoapExchange {
 
     /** Responds with {@code code} and no payload. */
     public void respond(Code code) {
-        send(code, Response.forRequest(request(), code));
+        send(code, answer(code));
     }
 
     /** Responds 2.05 Content with {@code text} as text/plain;charset=utf-8 (Content-Format 0). */
@@ -191,18 +192,18 @@ public final class CoapExchange {
     /** Responds {@code code} with {@code text} as text/plain;charset=utf-8 (Content-Format 0). */
     public void respond(Code code, String text) {
         // payload(String) encodes once; respond(code, bytes, 0) would copy the bytes again (~32 B)
-        send(code, Response.forRequest(request(), code).payload(text).options(ContentFormatSets.only(0)));
+        send(code, answer(code).payload(text).options(ContentFormatSets.only(0)));
     }
 
     /** Responds {@code code} with {@code payload} in {@code format}. */
     public void respond(Code code, byte[] payload, ContentFormat format) {
-        Response.Builder b = Response.forRequest(request(), code).payload(payload);
+        Response.Builder b = answer(code).payload(payload);
         send(code, b.options(ContentFormatSets.only(format.number()))); // shared set: no OptionSet built (~200 B)
     }
 
     /** Responds {@code code} after {@code spec} set payload and options (see {@link ResponseSpec}). */
     public void respond(Code code, Consumer<ResponseSpec> spec) {
-        Response.Builder b = Response.forRequest(request(), code);
+        Response.Builder b = answer(code);
         spec.accept(new ResponseSpec(b));
         send(code, b);
     }
@@ -269,6 +270,22 @@ public final class CoapExchange {
             s = state;
         }
         return false;
+    }
+
+    /**
+     * A builder for the answer to a plain CON request typed as the piggybacked ACK it most likely
+     * becomes (RFC 7252 §5.2.1): the reliability layer then sends it as built instead of copying
+     * it with type and MID (48 B per request). Should the request have been acknowledged already,
+     * that layer turns it into a separate response with a MID of its own (§5.2.2). Observe answers
+     * and notifications stay untyped: the observe layer chooses their type.
+     */
+    private Response.Builder answer(Code code) {
+        Request request = request();
+        Response.Builder b = Response.forRequest(request, code);
+        if (request.type() == Type.CON && observeSeq < 0 && !notification) {
+            b.type(Type.ACK).mid(request.mid());
+        }
+        return b;
     }
 
     /** @param code the response code when the caller knows it (saves a second build for Observe) */

@@ -10,6 +10,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -30,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * <p>Life cycle: {@link #start()} binds every endpoint; {@link #stop()} stops them (open exchanges
  * fail, protocol threads end) and may be followed by {@code start()}; {@link #destroy()} releases
  * every port, thread and owned executor for good. All three are idempotent. Endpoints handed to
- * the builder become the server's: it starts, stops and destroys them.
+ * the builder become the server's: it starts, stops and destroys them. {@link #drain} before
+ * {@code stop()} lets a node leave a cluster without cutting anything off (docs/cluster.md).
  */
 public final class CoapServer {
 
@@ -43,6 +45,7 @@ public final class CoapServer {
     private final List<ServerMessageDeliverer> deliverers = new ArrayList<>();
     private final ExecutorService ownedExecutor;
     private State state = State.NEW;
+    private ServerDrain drain; // guarded by this; the drain under way or ended, until the next start
 
     /** A server on UDP port {@code port} of every interface; 0 picks a free port at {@link #start()}. */
     public CoapServer(int port) {
@@ -127,6 +130,51 @@ public final class CoapServer {
     }
 
     /**
+     * Begins a graceful leave, e.g. when the node is asked to stop (SIGTERM) after the load
+     * balancer took it out of its map; the server keeps running until {@link #stop()} or
+     * {@link #destroy()}:
+     * <ol>
+     *   <li>a request that would start a new exchange is answered 5.03 Service Unavailable with
+     *       Max-Age {@code coap.overload-max-age} (RFC 7252 §5.9.3.4), which a client may retry
+     *       after that long, through the balancer, on another node; a request continuing a
+     *       block-wise transfer (Block1 or Block2 NUM &gt; 0, RFC 7959 §2.3) is still served,
+     *       and so are retransmissions of requests in flight (deduplication, RFC 7252 §4.5);</li>
+     *   <li>every observer gets a final notification 5.03 with that Max-Age (no Observe option),
+     *       which ends its observation (RFC 7641 §3.2) and tells it when to register again;</li>
+     *   <li>handlers still running finish, and answers they promised are sent; separate responses
+     *       and those final notifications wait for their ACK or their last retransmission
+     *       (RFC 7252 §4.2).</li>
+     * </ol>
+     * Repeated calls return the same future until the server is stopped.
+     *
+     * @param timeout how long to wait for what is in flight, on the endpoints' clock
+     * @return completes with {@code true} once nothing is in flight, with {@code false} when
+     *     {@code timeout} passed first or the server stopped
+     * @throws IllegalStateException when the server is not running
+     */
+    public synchronized CompletableFuture<Boolean> drain(Duration timeout) {
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("drain timeout must not be negative, got " + timeout);
+        }
+        if (state != State.RUNNING) {
+            throw new IllegalStateException("only a running server drains; this one is " + state);
+        }
+        if (drain == null) {
+            List<DrainGate> gates = new ArrayList<>(deliverers.size());
+            deliverers.forEach(d -> gates.add(d.drainGate()));
+            CoapEndpoint first = endpoints.get(0);
+            drain = new ServerDrain(gates, endpoints, first.scheduler(), timeout);
+            drain.start(tree.root(), Overload.maxAgeSeconds(first.config()));
+        }
+        return drain.done();
+    }
+
+    /** Whether {@link #drain} was called since the last {@link #start()}. */
+    public synchronized boolean isDraining() {
+        return drain != null;
+    }
+
+    /**
      * Stops every endpoint; {@link #start()} may follow (an endpoint bound to port 0 then binds
      * another free port: read {@link #port()} again). Idempotent.
      */
@@ -135,6 +183,11 @@ public final class CoapServer {
             return;
         }
         endpoints.forEach(CoapEndpoint::stop);
+        if (drain != null) {
+            drain.abort(); // completes with false unless it had completed
+            drain = null;
+            deliverers.forEach(d -> d.drainGate().open());
+        }
         state = State.STOPPED;
     }
 

@@ -87,15 +87,32 @@ final class ObserverSet {
      * and ends every relation (RFC 7641 §3.2: e.g. 4.04 when the resource is deleted).
      */
     void clearAndNotify(Code code) {
+        clearAndNotify(code, -1);
+    }
+
+    /**
+     * As {@link #clearAndNotify(Code)}, the final notification carrying Max-Age
+     * {@code maxAgeSeconds} (none when negative): with 5.03 it tells the observer when to register
+     * again (RFC 7252 §5.9.3.4), e.g. when the server drains.
+     *
+     * @return the observers sent a final notification
+     */
+    int clearAndNotify(Code code, long maxAgeSeconds) {
+        int notified = 0;
         for (Observer o : observers.values().toArray(new Observer[0])) {
             ObserveRelation r = o.relation();
             if (r.isEstablished()) {
                 Response.Builder b = Response.forRequest(r.request(), code).peer(r.peer());
+                if (maxAgeSeconds >= 0) {
+                    b.options().maxAge(maxAgeSeconds);
+                }
                 o.responder().respond(r.exchange(), b.build());
+                notified++;
             } else {
                 r.cancel(); // not answered yet: the registration will be answered without Observe
             }
         }
+        return notified;
     }
 
     /** Ends every relation without notifying (the server "loses its observation state"). */

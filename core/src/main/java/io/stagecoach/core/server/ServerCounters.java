@@ -15,6 +15,7 @@ public final class ServerCounters {
     final LongAdder handlerErrors = new LongAdder();
     final LongAdder observeRejected = new LongAdder();
     final LongAdder notificationsSkipped = new LongAdder();
+    final LongAdder refusedDraining = new LongAdder();
 
     /** Requests that reached the resource stage. */
     public long delivered() {
@@ -54,10 +55,15 @@ public final class ServerCounters {
         return notificationsSkipped.sum();
     }
 
+    /** Requests answered 5.03 because the server was draining ({@link CoapServer#drain}). */
+    public long refusedDraining() {
+        return refusedDraining.sum();
+    }
+
     @Override
     public String toString() {
         return "ServerCounters[delivered=" + delivered() + " notFound=" + notFound() + " notAcceptable="
                 + notAcceptable() + " rejectedOverload=" + rejectedOverload() + " handlerErrors=" + handlerErrors()
-                + " observeRejected=" + observeRejected() + "]";
+                + " observeRejected=" + observeRejected() + " refusedDraining=" + refusedDraining() + "]";
     }
 }

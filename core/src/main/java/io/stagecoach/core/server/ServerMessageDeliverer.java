@@ -47,6 +47,9 @@ import org.slf4j.LoggerFactory;
  *       server was given a proxy resource, which then serves them.
  *   <li>{@link HandlerInterceptor}s, when the server has any, run around the handler on its
  *       thread; without any the handler is called directly.
+ *   <li>While the server drains ({@link CoapServer#drain}), a request that does not continue a
+ *       block-wise transfer is answered 5.03 with Max-Age (RFC 7252 §5.9.3.4) before any resource
+ *       sees it, counted in {@link ServerCounters#refusedDraining()} ({@link DrainGate}).
  * </ul>
  *
  * Responses reaching the top of a server stack have no business here and are logged and dropped.
@@ -66,6 +69,7 @@ final class ServerMessageDeliverer implements LayerStack.Inbox {
     private final NotificationDispatcher dispatcher;
     private final Resource proxy;
     private final boolean diagnostics;
+    private final DrainGate drain = new DrainGate();
     /**
      * One stack trace per 10 s for failing handlers; every failure is counted in handlerErrors.
      * The system clock: this rate limit decides nothing a test or simulation depends on.
@@ -119,9 +123,18 @@ final class ServerMessageDeliverer implements LayerStack.Inbox {
         return tree;
     }
 
+    DrainGate drainGate() {
+        return drain;
+    }
+
     @Override
     public void deliverRequest(Exchange exchange, Request request) {
         counters.delivered.increment();
+        if (drain.refuses(exchange)) {
+            counters.refusedDraining.increment();
+            responder.respond(exchange, Overload.serviceUnavailable(request, overloadMaxAge).peer(exchange.peer()).build());
+            return;
+        }
         Resource resource;
         if (request.options().has(OptionNumber.PROXY_URI) || request.options().has(OptionNumber.PROXY_SCHEME)) {
             if (proxy == null) {
@@ -145,16 +158,28 @@ final class ServerMessageDeliverer implements LayerStack.Inbox {
         }
         CoapExchange cx = new CoapExchange(exchange, resource, responder, register(exchange, resource), false);
         Executor executor = resource.effectiveExecutor();
+        drain.started();
         if (executor == null) {
-            invoke(resource, cx);
+            try {
+                invoke(resource, cx);
+            } finally {
+                drain.finished(cx);
+            }
             return;
         }
         try {
-            executor.execute(() -> invoke(resource, cx));
+            executor.execute(() -> {
+                try {
+                    invoke(resource, cx);
+                } finally {
+                    drain.finished(cx);
+                }
+            });
         } catch (RejectedExecutionException e) {
             counters.rejectedOverload.increment();
             LOG.debug("executor of {} full, answering 5.03: {}", resource.uri(), e.toString());
             cx.respondIfOpen(Overload.serviceUnavailable(request, overloadMaxAge).peer(exchange.peer()).build());
+            drain.finished(cx);
         }
     }
 
@@ -258,6 +283,9 @@ final class ServerMessageDeliverer implements LayerStack.Inbox {
     /** A resource exists at the request's path and takes its method. */
     @Override
     public boolean accepts(Request request) {
+        if (drain.isDraining() && !DrainGate.continuesTransfer(request)) {
+            return false; // no block-wise state for a transfer that would start while draining
+        }
         Resource resource = tree.find(request.options());
         return resource != null && resource.allowsMethod(request.code());
     }

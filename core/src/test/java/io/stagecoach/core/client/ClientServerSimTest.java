@@ -11,6 +11,7 @@ import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.coap.Option;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Type;
+import io.stagecoach.core.network.EndpointCounters;
 import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.core.link.WebLink;
 import io.stagecoach.core.client.CoapException;
@@ -167,6 +168,11 @@ class ClientServerSimTest {
         assertEquals(Code.CONTENT, r.code());
         assertEquals("later", r.payloadText());
         assertEquals(Type.CON, r.advanced().type(), "a separate response to a CON request is CON (RFC 7252 5.2.2)");
+        // built as a piggybacked ACK, it must have left with a MID of the server's own: one the
+        // client's ACK matches, so it is never sent again
+        clock.advance(Duration.ofSeconds(10));
+        assertEquals(0, serverEndpoint.counters().get(EndpointCounters.Counter.RETRANSMISSIONS),
+                "the client's ACK stopped the separate response");
     }
 
     @Test

@@ -64,9 +64,17 @@ public final class UdpConfig {
                     + " them by address hash. Without epoll one NIO channel is used.")
             .build();
 
+    public static final Definition<Integer> BATCH_SIZE = Definition.integer("udp.batch-size")
+            .defaultValue(64).range(1, 1024).unit("datagrams")
+            .doc("Datagrams the Netty connector reads with one recvmmsg system call on epoll; the"
+                    + " answers sent while such a batch is processed leave with one sendmmsg. 64, as"
+                    + " the C echo that sets the ceiling, costs one buffer of 64 x (max-datagram-size"
+                    + " + 1) bytes per read; 1 reads and writes one datagram per call.")
+            .build();
+
     /** All UDP connector definitions. */
     public static final ModuleDefinitions DEFINITIONS = ModuleDefinitions.of("UDP connector",
             "The network stage: sockets, their threads and buffers (package `io.stagecoach.elements`).",
             RECEIVER_THREADS, SENDER_THREADS, OUTBOUND_QUEUE_CAPACITY, RECEIVE_BUFFER, SEND_BUFFER,
-            MAX_DATAGRAM_SIZE, NETTY_CHANNELS);
+            MAX_DATAGRAM_SIZE, NETTY_CHANNELS, BATCH_SIZE);
 }

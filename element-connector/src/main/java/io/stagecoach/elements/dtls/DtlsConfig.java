@@ -28,8 +28,10 @@ public final class DtlsConfig {
 
     public static final Definition<Integer> HANDSHAKE_THREADS = Definition.integer("dtls.handshake-threads")
             .defaultValue(2).range(1, 256)
-            .doc("Threads that run handshakes; each blocks in BouncyCastle while its handshake waits for the"
-                    + " peer's next flight. Established sessions cost no thread.")
+            .doc("Handshake threads kept ready. BouncyCastle blocks a thread per handshake while it waits for"
+                    + " the peer's next flight, so the pool grows on demand to one thread per handshake in progress"
+                    + " (at most dtls.max-handshakes) and shrinks after 30 s idle; no admitted handshake waits for"
+                    + " a thread behind abandoned ones. Established sessions cost no thread.")
             .build();
 
     public static final Definition<Integer> MAX_HANDSHAKES = Definition.integer("dtls.max-handshakes")
@@ -41,8 +43,22 @@ public final class DtlsConfig {
     public static final Definition<Integer> MAX_HANDSHAKES_PER_SOURCE = Definition.integer(
             "dtls.max-handshakes-per-source")
             .defaultValue(4).range(1, 1_000_000).unit("handshakes")
-            .doc("Handshakes in progress at once from one source IP address (any port), so that one host"
-                    + " cannot take every handshake slot.")
+            .doc("Handshakes in progress at once from one source (an IPv4 address or an IPv6 /64, any port),"
+                    + " so that one host cannot take every handshake slot.")
+            .build();
+
+    public static final Definition<Integer> MAX_HELLO_RATE = Definition.integer("dtls.max-hello-rate")
+            .defaultValue(20_000).range(1, 10_000_000).unit("ClientHellos/s")
+            .doc("ClientHellos per second that get a cookie check (and, without a valid cookie, a"
+                    + " HelloVerifyRequest), in total; beyond it they are dropped before any work, so that a flood"
+                    + " of them costs established sessions little. Bursts of one second's worth pass.")
+            .build();
+
+    public static final Definition<Integer> MAX_HELLO_RATE_PER_SOURCE = Definition.integer(
+            "dtls.max-hello-rate-per-source")
+            .defaultValue(2_000).range(1, 10_000_000).unit("ClientHellos/s")
+            .doc("ClientHellos per second that get a cookie check from one source (an IPv4 address or an IPv6"
+                    + " /64); sources share 4096 buckets by hash, so spoofed sources cannot grow any table.")
             .build();
 
     public static final Definition<Duration> HANDSHAKE_TIMEOUT = Definition.duration("dtls.handshake-timeout",
@@ -124,7 +140,8 @@ public final class DtlsConfig {
     /** All DTLS connector definitions. */
     public static final ModuleDefinitions DEFINITIONS = ModuleDefinitions.of("DTLS connector",
             "DTLS 1.2 with connection IDs on BouncyCastle (package `io.stagecoach.elements.dtls`).",
-            RECEIVER_THREADS, HANDSHAKE_THREADS, MAX_HANDSHAKES, MAX_HANDSHAKES_PER_SOURCE, HANDSHAKE_TIMEOUT,
+            RECEIVER_THREADS, HANDSHAKE_THREADS, MAX_HANDSHAKES, MAX_HANDSHAKES_PER_SOURCE, MAX_HELLO_RATE,
+            MAX_HELLO_RATE_PER_SOURCE, HANDSHAKE_TIMEOUT,
             RETRANSMISSION_TIMEOUT, MAX_SESSIONS, SESSION_IDLE_TIMEOUT, RESUMPTION_CACHE_SIZE, CID_LENGTH, NODE_ID,
             MAX_DATAGRAM_SIZE, MAX_RECORD_SIZE, OUTBOUND_QUEUE_CAPACITY, RECEIVE_BUFFER, SEND_BUFFER);
 }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
 
+// Over 500 lines: a validating builder for every dtls.* setting, each checked where it is set.
 /**
  * Settings of a {@link DtlsConnector}. Immutable; built by a validating {@link Builder} whose
  * defaults are those of the {@link DtlsConfig} definitions (one source of defaults).
@@ -47,6 +48,8 @@ public final class DtlsConnectorConfig {
     private final int handshakeThreads;
     private final int maxHandshakes;
     private final int maxHandshakesPerSource;
+    private final int maxHelloRate;
+    private final int maxHelloRatePerSource;
     private final Duration handshakeTimeout;
     private final Duration retransmissionTimeout;
     private final int maxSessions;
@@ -75,6 +78,8 @@ public final class DtlsConnectorConfig {
         handshakeThreads = b.handshakeThreads;
         maxHandshakes = b.maxHandshakes;
         maxHandshakesPerSource = b.maxHandshakesPerSource;
+        maxHelloRate = b.maxHelloRate;
+        maxHelloRatePerSource = b.maxHelloRatePerSource;
         handshakeTimeout = b.handshakeTimeout;
         retransmissionTimeout = b.retransmissionTimeout;
         maxSessions = b.maxSessions;
@@ -171,6 +176,16 @@ public final class DtlsConnectorConfig {
         return maxHandshakesPerSource;
     }
 
+    /** ClientHellos per second that get a cookie check (and a HelloVerifyRequest), in total. */
+    public int maxHelloRate() {
+        return maxHelloRate;
+    }
+
+    /** ClientHellos per second that get a cookie check, per IPv4 address or IPv6 /64. */
+    public int maxHelloRatePerSource() {
+        return maxHelloRatePerSource;
+    }
+
     public Duration handshakeTimeout() {
         return handshakeTimeout;
     }
@@ -223,7 +238,8 @@ public final class DtlsConnectorConfig {
     @Override
     public String toString() {
         return role + " bind=" + bindAddress + " suites=" + cipherSuites + " handshakeThreads=" + handshakeThreads
-                + " maxHandshakes=" + maxHandshakes + "/" + maxHandshakesPerSource + " per source, timeout "
+                + " maxHandshakes=" + maxHandshakes + "/" + maxHandshakesPerSource + " per source, hellos/s="
+                + maxHelloRate + "/" + maxHelloRatePerSource + " per source, timeout "
                 + handshakeTimeout + " maxSessions=" + maxSessions + " idle=" + sessionIdleTimeout + " cid="
                 + cidLength + " node=" + nodeId;
     }
@@ -245,6 +261,8 @@ public final class DtlsConnectorConfig {
         private int handshakeThreads = DtlsConfig.HANDSHAKE_THREADS.defaultValue();
         private int maxHandshakes = DtlsConfig.MAX_HANDSHAKES.defaultValue();
         private int maxHandshakesPerSource = DtlsConfig.MAX_HANDSHAKES_PER_SOURCE.defaultValue();
+        private int maxHelloRate = DtlsConfig.MAX_HELLO_RATE.defaultValue();
+        private int maxHelloRatePerSource = DtlsConfig.MAX_HELLO_RATE_PER_SOURCE.defaultValue();
         private Duration handshakeTimeout = DtlsConfig.HANDSHAKE_TIMEOUT.defaultValue();
         private Duration retransmissionTimeout = DtlsConfig.RETRANSMISSION_TIMEOUT.defaultValue();
         private int maxSessions = DtlsConfig.MAX_SESSIONS.defaultValue();
@@ -269,6 +287,8 @@ public final class DtlsConnectorConfig {
             handshakeThreads(config.get(DtlsConfig.HANDSHAKE_THREADS));
             maxHandshakes(config.get(DtlsConfig.MAX_HANDSHAKES));
             maxHandshakesPerSource(config.get(DtlsConfig.MAX_HANDSHAKES_PER_SOURCE));
+            maxHelloRate(config.get(DtlsConfig.MAX_HELLO_RATE));
+            maxHelloRatePerSource(config.get(DtlsConfig.MAX_HELLO_RATE_PER_SOURCE));
             handshakeTimeout(config.get(DtlsConfig.HANDSHAKE_TIMEOUT));
             retransmissionTimeout(config.get(DtlsConfig.RETRANSMISSION_TIMEOUT));
             maxSessions(config.get(DtlsConfig.MAX_SESSIONS));
@@ -370,6 +390,16 @@ public final class DtlsConnectorConfig {
 
         public Builder maxHandshakesPerSource(int n) {
             this.maxHandshakesPerSource = check(DtlsConfig.MAX_HANDSHAKES_PER_SOURCE, n);
+            return this;
+        }
+
+        public Builder maxHelloRate(int perSecond) {
+            this.maxHelloRate = check(DtlsConfig.MAX_HELLO_RATE, perSecond);
+            return this;
+        }
+
+        public Builder maxHelloRatePerSource(int perSecond) {
+            this.maxHelloRatePerSource = check(DtlsConfig.MAX_HELLO_RATE_PER_SOURCE, perSecond);
             return this;
         }
 

@@ -14,7 +14,8 @@ public final class DtlsCounters {
     public record Snapshot(long handshakesStarted, long handshakesSucceeded, long handshakesFailed,
             long handshakesRejected, long helloVerifyRequestsSent, long recordsBadMac, long recordsReplayed,
             long datagramsMalformed, long datagramsNoSession, long sessionsEvicted, long sessionsExpired,
-            long sessionsClosedByPeer, long sessionsResumed, long addressChanges, long pskLookups) {
+            long sessionsClosedByPeer, long sessionsResumed, long addressChanges, long pskLookups,
+            long hellosDropped) {
         @Override
         public String toString() {
             return "handshakes started=" + handshakesStarted + " ok=" + handshakesSucceeded + " failed="
@@ -22,7 +23,8 @@ public final class DtlsCounters {
                     + " hvr=" + helloVerifyRequestsSent + " badMac=" + recordsBadMac + " replayed=" + recordsReplayed
                     + " malformed=" + datagramsMalformed + " noSession=" + datagramsNoSession + " evicted="
                     + sessionsEvicted + " expired=" + sessionsExpired + " closedByPeer=" + sessionsClosedByPeer
-                    + " addressChanges=" + addressChanges + " pskLookups=" + pskLookups;
+                    + " addressChanges=" + addressChanges + " pskLookups=" + pskLookups + " hellosDropped="
+                    + hellosDropped;
         }
     }
 
@@ -41,6 +43,7 @@ public final class DtlsCounters {
     final LongAdder sessionsResumed = new LongAdder();
     final LongAdder addressChanges = new LongAdder();
     final LongAdder pskLookups = new LongAdder();
+    final LongAdder hellosDropped = new LongAdder();
 
     /** Handshakes admitted (server: after a valid cookie; client: on first send to a peer). */
     public long handshakesStarted() {
@@ -82,8 +85,8 @@ public final class DtlsCounters {
     }
 
     /**
-     * Datagrams that are no DTLS record, whose handshake fragment announces an oversized message,
-     * or whose encrypted fragment is shorter than the cipher suite allows.
+     * Datagrams that are no DTLS record or whose handshake fragment announces an oversized
+     * message, and encrypted records shorter than the cipher suite allows.
      */
     public long datagramsMalformed() {
         return datagramsMalformed.sum();
@@ -124,11 +127,19 @@ public final class DtlsCounters {
         return pskLookups.sum();
     }
 
+    /**
+     * ClientHellos without a running handshake dropped unanswered because the hello budget
+     * ({@code dtls.max-hello-rate}, {@code dtls.max-hello-rate-per-source}) was spent.
+     */
+    public long hellosDropped() {
+        return hellosDropped.sum();
+    }
+
     public Snapshot snapshot() {
         return new Snapshot(handshakesStarted(), handshakesSucceeded(), handshakesFailed(), handshakesRejected(),
                 helloVerifyRequestsSent(), recordsBadMac(), recordsReplayed(), datagramsMalformed(),
                 datagramsNoSession(), sessionsEvicted(), sessionsExpired(), sessionsClosedByPeer(), sessionsResumed(),
-                addressChanges(), pskLookups());
+                addressChanges(), pskLookups(), hellosDropped());
     }
 
     @Override

@@ -1,13 +1,9 @@
 package io.stagecoach.elements.netty;
 
 import io.netty.bootstrap.Bootstrap;
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelHandler.Sharable;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.FixedRecvByteBufAllocator;
@@ -18,14 +14,10 @@ import io.netty.channel.epoll.EpollEventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.channel.socket.nio.NioDatagramChannel;
-import io.netty.util.Attribute;
-import io.netty.util.AttributeKey;
-import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.FastThreadLocal;
 import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.ConnectorCounters;
-import io.stagecoach.elements.EndpointContext;
-import io.stagecoach.elements.LogThrottle;
 import io.stagecoach.elements.RawData;
 import io.stagecoach.elements.RawDataReceiver;
 import io.stagecoach.elements.SendFailedException.Reason;
@@ -40,27 +32,31 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * UDP connector on Netty. With the native epoll transport it binds {@code nettyChannels}
  * ({@code udp.netty-channels}, one per processor by default) channels to the same port with
- * {@code SO_REUSEPORT}, each served by its own event loop, so the
- * kernel spreads inbound datagrams over the loops; without epoll (non-Linux) it falls back to
- * one NIO channel. Receive buffers come from the pooled allocator and are copied once into the
- * {@link RawData} array.
+ * {@code SO_REUSEPORT}, each served by its own event loop, so the kernel spreads peers over the
+ * loops (shard per core); without epoll (non-Linux) it falls back to one NIO channel.
  *
- * <p>Sending writes to the channel chosen by the peer's hash (keeps per-peer order); the
- * outbound queue is Netty's, bounded here by counting datagrams not yet written:
- * {@code outboundQueueCapacity} applies, the thread counts are ignored (the event loops receive and
- * send).
- * Event-loop threads are named {@code stagecoach-netty-udp-*}.
+ * <p>System calls are batched on epoll ({@code udp.batch-size}, 64 by default): up to that many
+ * datagrams are read with one {@code recvmmsg} into one pooled buffer (Netty's
+ * {@code maxDatagramPayloadSize}), each copied once into its {@link RawData} array, and the
+ * answers the receiver sends while the batch is delivered leave together at the end of the batch
+ * with one {@code sendmmsg} (one flush). An answer sent from an event loop goes out through that
+ * loop's own channel (same port), so it needs no hand-off; a datagram sent from any other thread
+ * goes to the channel chosen by the peer's hash (keeps per-peer order) and Netty hands it to that
+ * channel's loop.
  *
- * <p>Supervision: a {@link RawDataReceiver} that throws loses only the
- * datagram it was given. A RuntimeException is logged; an Error is caught in the inbound handler
- * too, so the event loop (there is no thread to replace) keeps receiving, and is counted in
+ * <p>The outbound queue is Netty's, bounded per channel by a count of datagrams not yet written:
+ * {@code outboundQueueCapacity} applies to each channel, the thread counts are ignored (the event
+ * loops receive and send). Event-loop threads are named {@code stagecoach-netty-udp-*}.
+ *
+ * <p>Supervision: a {@link RawDataReceiver} that throws loses only the datagram it was given. A
+ * RuntimeException is logged; an Error is caught in the inbound handler too, so the event loop
+ * (there is no thread to replace) keeps receiving, and is counted in
  * {@link ConnectorCounters#receiverRestarts()} like a replaced receive thread of the JDK connector.
  *
  * <p>Only load this class when Netty is on the class path: it is an optional dependency.
@@ -69,25 +65,22 @@ public final class NettyUdpConnector implements Connector {
 
     private static final Logger LOG = LoggerFactory.getLogger(NettyUdpConnector.class);
     private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(5);
-    private static final AttributeKey<Boolean> FLUSH_SCHEDULED =
-            AttributeKey.valueOf(NettyUdpConnector.class, "flushScheduled");
 
     private final UdpConnectorConfig config;
     private final ConnectorCounters counters = new ConnectorCounters();
-    private final AtomicInteger pending = new AtomicInteger();
     private final Object lifecycle = new Object();
+    /** The shard whose event loop runs on this thread: answers go out through the loop's own channel. */
+    private final FastThreadLocal<Shard> shardOfThread = new FastThreadLocal<>();
     private volatile RawDataReceiver receiver = data -> { };
-    private volatile Channel[] channels;
+    private volatile Shard[] shards;
     private volatile boolean running;
     private volatile InetSocketAddress boundAddress;
+    private volatile boolean batched;
     private boolean destroyed;
     private EventLoopGroup group;
     private TrackingThreadFactory threadFactory;
 
     private final boolean allowEpoll;
-    /** One stack trace per 10 s per kind of receiver failure; all are counted. */
-    private final LogThrottle failureLog;
-    private final LogThrottle errorLog;
 
     /** Uses native epoll when available, else NIO. */
     public NettyUdpConnector(UdpConnectorConfig config) {
@@ -102,14 +95,20 @@ public final class NettyUdpConnector implements Connector {
         this.config = Objects.requireNonNull(config, "config");
         this.boundAddress = config.bindAddress();
         this.allowEpoll = allowEpoll;
-        this.failureLog = new LogThrottle(config.clock(), Duration.ofSeconds(10));
-        this.errorLog = new LogThrottle(config.clock(), Duration.ofSeconds(10));
     }
 
     /** Channels bound while running: {@code nettyChannels} with epoll, 1 with NIO; 0 when stopped. */
     public int channelCount() {
-        Channel[] ch = channels;
-        return running && ch != null ? ch.length : 0;
+        Shard[] s = shards;
+        return running && s != null ? s.length : 0;
+    }
+
+    /**
+     * Whether reads and writes are batched ({@code recvmmsg}/{@code sendmmsg}) while running: epoll
+     * with {@code udp.batch-size} above 1.
+     */
+    public boolean isBatched() {
+        return running && batched;
     }
 
     /** Whether this JVM can use the native epoll transport (else NIO is used). */
@@ -128,14 +127,20 @@ public final class NettyUdpConnector implements Connector {
             }
             boolean epoll = allowEpoll && Epoll.isAvailable();
             int loops = epoll ? config.nettyChannels() : 1;
+            // one byte more than allowed: a datagram that fills its slot was too large (truncated)
+            int slot = config.maxDatagramSize() + 1;
+            int batch = epoll ? config.batchSize() : 1;
             threadFactory = new TrackingThreadFactory();
             group = epoll ? new EpollEventLoopGroup(loops, threadFactory) : new NioEventLoopGroup(1, threadFactory);
             Bootstrap bootstrap = new Bootstrap().group(group)
                     .channel(epoll ? EpollDatagramChannel.class : NioDatagramChannel.class)
                     .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
-                    // one byte more than allowed: a full buffer means the datagram was too large
-                    .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(config.maxDatagramSize() + 1))
-                    .handler(new Inbound());
+                    // a batch of slots per read: recvmmsg fills up to `batch` datagrams at once
+                    .option(ChannelOption.RCVBUF_ALLOCATOR,
+                            new FixedRecvByteBufAllocator(slot * batch).maxMessagesPerRead(Math.max(16, batch)));
+            if (batch > 1) {
+                bootstrap.option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, slot);
+            }
             if (config.receiveBufferSize() > 0) {
                 bootstrap.option(ChannelOption.SO_RCVBUF, config.receiveBufferSize());
             }
@@ -146,12 +151,13 @@ public final class NettyUdpConnector implements Connector {
                 bootstrap.option(EpollChannelOption.SO_REUSEPORT, true);
             }
             List<Channel> bound = new ArrayList<>();
+            List<Shard> made = new ArrayList<>();
             try {
-                Channel first = bind(bootstrap, config.bindAddress());
+                Channel first = bind(bootstrap, config.bindAddress(), made);
                 bound.add(first);
                 InetSocketAddress local = (InetSocketAddress) first.localAddress();
                 for (int i = 1; i < loops; i++) {
-                    bound.add(bind(bootstrap, local));
+                    bound.add(bind(bootstrap, local, made));
                 }
                 boundAddress = local;
             } catch (IOException | RuntimeException e) {
@@ -159,15 +165,19 @@ public final class NettyUdpConnector implements Connector {
                 shutdownGroup();
                 throw e;
             }
-            channels = bound.toArray(new Channel[0]);
+            shards = made.toArray(new Shard[0]);
+            batched = batch > 1;
             running = true;
-            LOG.info("Netty UDP connector bound to {} ({}, {} channel(s))", boundAddress,
-                    epoll ? "epoll" : "nio", loops);
+            LOG.info("Netty UDP connector bound to {} ({}, {} channel(s), {} datagrams per system call)",
+                    boundAddress, epoll ? "epoll" : "nio", loops, batch);
         }
     }
 
-    private static Channel bind(Bootstrap bootstrap, InetSocketAddress address) throws IOException {
-        ChannelFuture f = bootstrap.bind(address).awaitUninterruptibly();
+    private Channel bind(Bootstrap bootstrap, InetSocketAddress address, List<Shard> made) throws IOException {
+        Shard[] self = new Shard[1];
+        Shard shard = new Shard(config, counters, () -> receiver, () -> shardOfThread.set(self[0]));
+        self[0] = shard;
+        ChannelFuture f = bootstrap.clone().handler(shard).bind(address).awaitUninterruptibly();
         if (!f.isSuccess()) {
             Throwable cause = f.cause();
             if (cause instanceof IOException io) {
@@ -175,6 +185,7 @@ public final class NettyUdpConnector implements Connector {
             }
             throw new IOException("bind " + address + " failed", cause);
         }
+        made.add(shard);
         return f.channel();
     }
 
@@ -185,8 +196,8 @@ public final class NettyUdpConnector implements Connector {
                 return;
             }
             running = false;
-            for (Channel ch : channels) {
-                ch.close().awaitUninterruptibly();
+            for (Shard s : shards) {
+                s.channel().close().awaitUninterruptibly();
             }
             shutdownGroup();
         }
@@ -217,54 +228,35 @@ public final class NettyUdpConnector implements Connector {
                     data.size() + " bytes > maxDatagramSize " + config.maxDatagramSize()));
             return;
         }
-        Channel[] chs = channels;
-        if (!running || chs == null) {
+        Shard[] all = shards;
+        if (!running || all == null) {
             counters.incrementSendErrors();
             data.notifyFailed(new SendFailedException(Reason.STOPPED, "connector not running"));
             return;
         }
-        if (pending.incrementAndGet() > config.outboundQueueCapacity()) {
-            pending.decrementAndGet();
+        InetSocketAddress peer = data.context().peer();
+        Shard own = shardOfThread.getIfExists();
+        Shard shard = own != null ? own : all[Math.floorMod(peer.hashCode(), all.length)];
+        if (shard.queued.incrementAndGet() > config.outboundQueueCapacity()) {
+            shard.queued.decrementAndGet();
             counters.incrementDroppedQueueFull();
             data.notifyFailed(new SendFailedException(Reason.QUEUE_FULL,
                     "outbound queue full (" + config.outboundQueueCapacity() + ")"));
             return;
         }
-        InetSocketAddress peer = data.context().peer();
-        Channel ch = chs[Math.floorMod(peer.hashCode(), chs.length)];
-        ByteBuf buf = ch.alloc().directBuffer(data.size()).writeBytes(data.buffer());
-        ChannelFuture written;
-        if (ch.eventLoop().inEventLoop()) {
-            // typically an answer sent from the receiver callback: batch the flush so that epoll
-            // sends the whole read batch's answers with one sendmmsg call
-            written = ch.write(new DatagramPacket(buf, peer));
-            scheduleFlush(ch);
+        Channel ch = shard.channel();
+        DatagramPacket packet = new DatagramPacket(ch.alloc().directBuffer(data.size()).writeBytes(data.sharedBytes()), peer);
+        if (own != null) {
+            shard.writeOnLoop(packet, data);
         } else {
-            written = ch.writeAndFlush(new DatagramPacket(buf, peer));
+            shard.writeFromElsewhere(packet, data);
         }
-        written.addListener(f -> {
-            pending.decrementAndGet();
-            if (f.isSuccess()) {
-                counters.incrementSent();
-                data.notifySent();
-            } else {
-                counters.incrementSendErrors();
-                Reason reason = running ? Reason.IO_ERROR : Reason.STOPPED;
-                data.notifyFailed(new SendFailedException(reason, String.valueOf(f.cause()), f.cause()));
-            }
-        });
     }
 
-    // called on the channel's event loop only
-    private void scheduleFlush(Channel ch) {
-        Attribute<Boolean> scheduled = ch.attr(FLUSH_SCHEDULED);
-        if (scheduled.get() == null) {
-            scheduled.set(Boolean.TRUE);
-            ch.eventLoop().execute(() -> {
-                scheduled.set(null);
-                ch.flush();
-            });
-        }
+    /** Tells {@code data}'s callback that it was not sent: IO_ERROR while running, else STOPPED. */
+    static void notifyFailed(RawData data, Throwable cause, boolean running) {
+        Reason reason = running ? Reason.IO_ERROR : Reason.STOPPED;
+        data.notifyFailed(new SendFailedException(reason, String.valueOf(cause), cause));
     }
 
     @Override
@@ -290,56 +282,6 @@ public final class NettyUdpConnector implements Connector {
     @Override
     public String toString() {
         return "NettyUdpConnector[" + boundAddress + (running ? "" : ", stopped") + "]";
-    }
-
-    @Sharable
-    private final class Inbound extends ChannelInboundHandlerAdapter {
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            if (!(msg instanceof DatagramPacket packet)) {
-                ReferenceCountUtil.release(msg);
-                return;
-            }
-            long nanos = config.clock().nanoTime();
-            try {
-                ByteBuf content = packet.content();
-                int len = content.readableBytes();
-                if (len > config.maxDatagramSize()) {
-                    counters.incrementDroppedOversize();
-                    return;
-                }
-                byte[] bytes = new byte[len];
-                content.getBytes(content.readerIndex(), bytes);
-                counters.incrementReceived();
-                try {
-                    receiver.receiveData(RawData.inbound(bytes, EndpointContext.of(packet.sender()), nanos));
-                } catch (RuntimeException e) {
-                    long held = failureLog.tryAcquire();
-                    if (held >= 0) {
-                        LOG.warn("RawDataReceiver threw on datagram from {} ({} more since the last report)",
-                                packet.sender(), held, e);
-                    }
-                } catch (Error e) {
-                    // UdpConnector replaces a receive thread that dies of an Error. An event loop
-                    // also sends and may serve other channels, so it must not die: the Error ends
-                    // this datagram only (Netty would route it to exceptionCaught anyway, uncounted).
-                    // Counted as a restart so that both connectors report the same supervision count.
-                    counters.incrementReceiverRestarts();
-                    long held = errorLog.tryAcquire();
-                    if (held >= 0) {
-                        LOG.error("RawDataReceiver threw an Error on datagram from {}; the event loop carries on"
-                                + " ({} more since the last report)", packet.sender(), held, e);
-                    }
-                }
-            } finally {
-                packet.release();
-            }
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            LOG.warn("error on {}", ctx.channel(), cause);
-        }
     }
 
     /** Netty's factory (FastThreadLocalThread, fast pooled-buffer caches) that remembers its threads. */

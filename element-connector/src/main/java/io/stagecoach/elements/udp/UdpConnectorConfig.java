@@ -14,7 +14,7 @@ import java.util.Objects;
  * (documented, with the reasons, in {@code docs/configuration.md}); {@link Builder#apply} takes
  * every {@code udp.*} value of a {@link Configuration}. The bind address defaults to the
  * wildcard address, port 5683 (RFC 7252 §6.1). The JDK connector ignores
- * {@link #nettyChannels()}; the Netty connector ignores the thread counts.
+ * {@link #nettyChannels()} and {@link #batchSize()}; the Netty connector ignores the thread counts.
  */
 public final class UdpConnectorConfig {
 
@@ -30,6 +30,7 @@ public final class UdpConnectorConfig {
     private final int sendBufferSize;
     private final int maxDatagramSize;
     private final int nettyChannels;
+    private final int batchSize;
     private final Clock clock;
 
     private UdpConnectorConfig(Builder b) {
@@ -41,6 +42,7 @@ public final class UdpConnectorConfig {
         sendBufferSize = b.sendBufferSize;
         maxDatagramSize = b.maxDatagramSize;
         nettyChannels = b.nettyChannels;
+        batchSize = b.batchSize;
         clock = b.clock;
     }
 
@@ -91,6 +93,11 @@ public final class UdpConnectorConfig {
         return nettyChannels;
     }
 
+    /** Datagrams per recvmmsg/sendmmsg of the Netty connector on epoll ({@code udp.batch-size}). */
+    public int batchSize() {
+        return batchSize;
+    }
+
     /** Source of {@link io.stagecoach.elements.RawData#receiveNanos()}: the endpoint's clock. */
     public Clock clock() {
         return clock;
@@ -100,7 +107,8 @@ public final class UdpConnectorConfig {
     public String toString() {
         return "bind=" + bindAddress + " receivers=" + receiverThreads + " senders=" + senderThreads
                 + " queue=" + outboundQueueCapacity + " rcvbuf=" + receiveBufferSize + " sndbuf="
-                + sendBufferSize + " maxDatagram=" + maxDatagramSize + " nettyChannels=" + nettyChannels;
+                + sendBufferSize + " maxDatagram=" + maxDatagramSize + " nettyChannels=" + nettyChannels
+                + " batch=" + batchSize;
     }
 
     /**
@@ -116,6 +124,7 @@ public final class UdpConnectorConfig {
         private int sendBufferSize = UdpConfig.SEND_BUFFER.defaultValue();
         private int maxDatagramSize = UdpConfig.MAX_DATAGRAM_SIZE.defaultValue();
         private int nettyChannels = UdpConfig.NETTY_CHANNELS.defaultValue();
+        private int batchSize = UdpConfig.BATCH_SIZE.defaultValue();
         private Clock clock = Clock.system();
 
         private Builder() {
@@ -130,6 +139,7 @@ public final class UdpConnectorConfig {
             sendBufferSize = c.sendBufferSize;
             maxDatagramSize = c.maxDatagramSize;
             nettyChannels = c.nettyChannels;
+            batchSize = c.batchSize;
             clock = c.clock;
         }
 
@@ -142,6 +152,7 @@ public final class UdpConnectorConfig {
             sendBufferSize = config.get(UdpConfig.SEND_BUFFER);
             maxDatagramSize = config.get(UdpConfig.MAX_DATAGRAM_SIZE);
             nettyChannels = config.get(UdpConfig.NETTY_CHANNELS);
+            batchSize = config.get(UdpConfig.BATCH_SIZE);
             return this;
         }
 
@@ -187,6 +198,11 @@ public final class UdpConnectorConfig {
 
         public Builder nettyChannels(int n) {
             this.nettyChannels = UdpConfig.NETTY_CHANNELS.validate(n);
+            return this;
+        }
+
+        public Builder batchSize(int datagrams) {
+            this.batchSize = UdpConfig.BATCH_SIZE.validate(datagrams);
             return this;
         }
 

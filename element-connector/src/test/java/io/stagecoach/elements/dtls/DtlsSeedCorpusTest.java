@@ -23,12 +23,12 @@ class DtlsSeedCorpusTest {
 
     @Test
     void recordSeeds() {
-        check(INPUTS.resolve("internal/DtlsRecordFuzzTestInputs/records"), DtlsFuzzSeeds.records());
+        check(INPUTS.resolve("DtlsRecordFuzzTestInputs/records"), DtlsFuzzSeeds.records());
     }
 
     @Test
     void fragmentSeeds() {
-        check(INPUTS.resolve("internal/HandshakeFragmentFuzzTestInputs/fragments"), DtlsFuzzSeeds.fragments());
+        check(INPUTS.resolve("HandshakeFragmentFuzzTestInputs/fragments"), DtlsFuzzSeeds.fragments());
     }
 
     @Test

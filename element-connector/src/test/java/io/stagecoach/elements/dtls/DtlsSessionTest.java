@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stagecoach.elements.Connector;
+import io.stagecoach.elements.EndpointContext;
+import io.stagecoach.elements.ForwardingConnector;
+import io.stagecoach.elements.RawData;
 import io.stagecoach.elements.dtls.DtlsTestSupport.Inbox;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
 import io.stagecoach.elements.time.VirtualClock;
@@ -182,6 +185,44 @@ class DtlsSessionTest {
         assertEquals(1, server.dtlsCounters().pskLookups(), "BC's callback found the answer cached");
     }
 
+    /** A client socket that passes up only its first datagram (the HelloVerifyRequest), then goes deaf. */
+    private static Connector deafAfterCookie() {
+        return new ForwardingConnector(
+                io.stagecoach.elements.udp.UdpConnector.builder().bindAddress(DtlsTestSupport.LOOPBACK).build()) {
+            private final java.util.concurrent.atomic.AtomicInteger seen = new java.util.concurrent.atomic.AtomicInteger();
+
+            @Override
+            public void setRawDataReceiver(io.stagecoach.elements.RawDataReceiver receiver) {
+                super.setRawDataReceiver(d -> {
+                    if (seen.getAndIncrement() == 0) {
+                        receiver.receiveData(d);
+                    }
+                });
+            }
+        };
+    }
+
+    @Test
+    void handshakesAbandonedAfterTheCookieDoNotStallOthers() throws Exception {
+        // BC blocks a handshake thread until the peer's next flight or the handshake timeout (here
+        // 10 min): three abandoned handshakes hold three threads, and a fourth must not wait for them
+        DtlsConnector server = open(DtlsTestSupport.pskServer().handshakeThreads(1).maxHandshakesPerSource(8)
+                .handshakeTimeout(Duration.ofMinutes(10)));
+        DtlsTestSupport.echo(server);
+        for (int i = 0; i < 3; i++) {
+            DtlsConnector gone = open(DtlsTestSupport.pskClient().transport(c -> deafAfterCookie())
+                    .retransmissionTimeout(Duration.ofMinutes(1)));
+            DtlsTestSupport.send(gone, server.getAddress(), "lost".getBytes());
+            int admitted = i + 1;
+            await(() -> server.handshakeCount() == admitted, "abandoned handshake " + admitted + " admitted");
+        }
+        DtlsConnector client = open(DtlsTestSupport.pskClient());
+        Inbox inbox = new Inbox();
+        inbox.attach(client);
+        assertEquals("echo:through", roundTrip(client, inbox, server.getAddress(), "through"));
+        assertEquals(3, server.handshakeCount(), "the abandoned ones still wait for their peers");
+    }
+
     @Test
     void helloVerifyRequestIsNeverLargerThanTheClientHello() throws Exception {
         DtlsConnector server = open(DtlsTestSupport.pskServer());
@@ -227,5 +268,40 @@ class DtlsSessionTest {
         await(() -> server.dtlsCounters().datagramsMalformed() == 1, "short record counted");
         assertEquals(0, server.dtlsCounters().addressChanges(), "an unauthenticated record moves nothing");
         assertEquals("echo:still", roundTrip(client, inbox, server.getAddress(), "still"));
+    }
+
+    @Test
+    void replayedRecordIsDroppedSilentlyAndMovesNothing() throws Exception {
+        DtlsConnector server = open(DtlsTestSupport.pskServer());
+        DtlsTestSupport.echo(server);
+        List<byte[]> wire = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Connector[] below = new Connector[1];
+        DtlsConnector client = open(DtlsTestSupport.pskClient().transport(c -> {
+            below[0] = new ForwardingConnector(
+                    io.stagecoach.elements.udp.UdpConnector.builder().bindAddress(DtlsTestSupport.LOOPBACK).build()) {
+                @Override
+                public void send(RawData data) {
+                    wire.add(data.bytes());
+                    super.send(data);
+                }
+            };
+            return below[0];
+        }));
+        Inbox inbox = new Inbox();
+        inbox.attach(client);
+        assertEquals("echo:once", roundTrip(client, inbox, server.getAddress(), "once"));
+        byte[] record = wire.get(wire.size() - 1);
+        assertEquals(25, record[0], "the request went as a tls12_cid record");
+
+        below[0].send(RawData.outbound(record, EndpointContext.of(server.getAddress()), null)); // same source
+        try (DatagramSocket raw = new DatagramSocket(DtlsTestSupport.LOOPBACK)) {
+            raw.send(new DatagramPacket(record, record.length, server.getAddress())); // another source
+        }
+        await(() -> server.dtlsCounters().recordsReplayed() == 2, "both replays counted");
+        assertEquals(0, server.dtlsCounters().addressChanges(), "a replay from elsewhere moves nothing");
+        assertEquals(0, server.dtlsCounters().recordsBadMac());
+        assertEquals("echo:next", roundTrip(client, inbox, server.getAddress(), "next"));
+        assertEquals(0, inbox.queue.size(), "no echo of a replay");
+        assertNotNull(server.sessionContext(client.getAddress()), "the session stays at the client's address");
     }
 }

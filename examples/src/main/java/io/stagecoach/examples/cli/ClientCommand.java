@@ -16,7 +16,9 @@ import io.stagecoach.core.endpoint.CoapEndpointBuilder;
 import io.stagecoach.core.network.MessageTracer;
 import io.stagecoach.elements.SafeText;
 import io.stagecoach.elements.config.Configuration;
+import io.stagecoach.elements.dtls.DtlsConnectorConfig;
 import io.stagecoach.elements.time.Scheduler;
+import io.stagecoach.elements.udp.UdpConnector;
 import io.stagecoach.elements.tcp.TcpConnectorConfig.Transport;
 import io.stagecoach.elements.tcp.TlsCredentials;
 import io.stagecoach.examples.plugtest.Plugtest;
@@ -26,10 +28,14 @@ import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
 
 /**
  * {@code ./stagecoach client [options] URI}: one request, like libcoap's {@code coap-client}
- * (flags in {@link ClientOptions}). Prints the payload (code and options too with {@code -v}; the
+ * (flags in {@link ClientOptions}), or {@code -G COUNT} of them a second apart, with
+ * {@code --rebind} each from a new local port. Prints the payload (code and options too with {@code -v}; the
  * code of an error answer on stderr);
  * returns 0 for a 2.xx answer, 1 for 4.xx/5.xx, 2 for a timeout, a RST, bad options or any other
  * error, with a one-line reason on stderr.
@@ -47,11 +53,11 @@ public final class ClientCommand {
     }
 
     /**
-     * As {@link #run(String[], InputStream, PrintStream, PrintStream)}, with {@code -s SECONDS}
-     * timed on {@code observeWindow} (tests pass a virtual clock); {@code null} times it on the
-     * endpoint's own real-time scheduler.
+     * As {@link #run(String[], InputStream, PrintStream, PrintStream)}, with {@code -s SECONDS} and
+     * the pauses of {@code -G} timed on {@code clock} (tests pass a virtual clock); {@code null}
+     * times them on the endpoint's own real-time scheduler.
      */
-    static int run(String[] args, InputStream in, PrintStream out, PrintStream err, Scheduler observeWindow) {
+    static int run(String[] args, InputStream in, PrintStream out, PrintStream err, Scheduler clock) {
         ClientOptions o;
         try {
             o = ClientOptions.parse(args);
@@ -64,14 +70,50 @@ public final class ClientCommand {
             return 0;
         }
         if (o.observe != null) {
-            return ClientObserve.run(o, in, out, err, observeWindow);
+            return ClientObserve.run(o, in, out, err, clock);
         }
         CoapEndpoint endpoint = null;
         try {
             byte[] payload = payload(o, in);
-            endpoint = endpoint(o, err);
+            RebindingConnector rebinding = o.rebind ? rebinding(o) : null;
+            endpoint = endpoint(o, err, rebinding);
             endpoint.start();
             CoapClient client = new CoapClient(o.uri, endpoint).timeout(o.timeout);
+            int status = 0;
+            for (int i = 0; i < o.repeat; i++) {
+                if (i > 0) {
+                    pause(clock != null ? clock : endpoint.scheduler(), REPEAT_PAUSE);
+                    if (rebinding != null) {
+                        InetSocketAddress now = rebinding.rebind();
+                        if (o.verbose) {
+                            err.println("rebound to local port " + now.getPort());
+                        }
+                    }
+                }
+                status = Math.max(status, once(client, o, payload, out, err));
+            }
+            return status;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            err.println("stagecoach client: interrupted");
+            return 2;
+        } catch (CoapException | IOException | IllegalArgumentException | IllegalStateException e) {
+            err.println("stagecoach client: " + oneLine(e));
+            return 2;
+        } finally {
+            if (endpoint != null) {
+                endpoint.destroy();
+            }
+        }
+    }
+
+    /** libcoap's {@code -G}: "a second delay between each one". */
+    static final Duration REPEAT_PAUSE = Duration.ofSeconds(1);
+
+    /** One request and its answer, printed; the exit status it alone would give. */
+    private static int once(CoapClient client, ClientOptions o, byte[] payload, PrintStream out, PrintStream err)
+            throws IOException {
+        try {
             CoapResponse response = client.advanced(request(client, o, payload));
             new ResponsePrinter(out, o.verbose, o.output).print(response.advanced());
             if (!response.isSuccess() && !o.verbose) {
@@ -84,14 +126,20 @@ public final class ClientCommand {
         } catch (CoapRejectedException e) {
             err.println("stagecoach client: the server rejected the request (RST)");
             return 2;
-        } catch (CoapException | IOException | IllegalArgumentException | IllegalStateException e) {
-            err.println("stagecoach client: " + oneLine(e));
-            return 2;
-        } finally {
-            if (endpoint != null) {
-                endpoint.destroy();
-            }
         }
+    }
+
+    private static void pause(Scheduler clock, Duration pause) throws InterruptedException {
+        CountDownLatch elapsed = new CountDownLatch(1);
+        clock.schedule(elapsed::countDown, pause);
+        elapsed.await();
+    }
+
+    /** A UDP connector on an ephemeral port of every interface that {@code --rebind} moves. */
+    static RebindingConnector rebinding(ClientOptions o) {
+        Configuration config = config(o);
+        return new RebindingConnector(() -> UdpConnector.builder().apply(config)
+                .bindAddress(new InetSocketAddress(0)).build());
     }
 
     static int exitStatus(Code code) {
@@ -127,17 +175,30 @@ public final class ClientCommand {
      * client of the transport for the RFC 8323 schemes.
      */
     static CoapEndpoint endpoint(ClientOptions o, PrintStream err) {
-        Configuration.Builder config = CoapConfig.builder();
-        if (o.blockSize > 0) {
-            Plugtest.blockSize(config, o.blockSize);
-        }
-        CoapEndpointBuilder b = CoapEndpoint.builder().config(config.build());
+        return endpoint(o, err, null);
+    }
+
+    /**
+     * As {@link #endpoint(ClientOptions, PrintStream)}; a {@code coap} URI on {@code rebinding} if
+     * given, and a {@code coaps} one with its DTLS records on it (the session and its Connection ID
+     * survive a rebind, RFC 9146 §6).
+     */
+    static CoapEndpoint endpoint(ClientOptions o, PrintStream err, RebindingConnector rebinding) {
+        CoapEndpointBuilder b = CoapEndpoint.builder().config(config(o));
         String scheme = CoapUri.parse(o.uri).scheme();
         Transport transport = Transport.ofScheme(scheme);
         if (scheme.equals("coaps")) {
-            b.dtlsClient(new InetSocketAddress(0), CliCredentials.dtlsClient(o)); // the handshake opens with the request
+            Consumer<DtlsConnectorConfig.Builder> security = CliCredentials.dtlsClient(o);
+            if (rebinding != null) {
+                security = security.andThen(dtls -> dtls.transport(c -> rebinding));
+            }
+            b.dtlsClient(new InetSocketAddress(0), security); // the handshake opens with the request
         } else if (transport == null) {
-            b.udp(new InetSocketAddress(0));
+            if (rebinding != null) {
+                b.connector(rebinding);
+            } else {
+                b.udp(new InetSocketAddress(0));
+            }
         } else {
             TlsCredentials credentials = transport.isSecure() ? CliCredentials.tlsClient(o) : null;
             b.streamClient(transport, credentials); // RFC 8323: a connection, opened by the request
@@ -149,6 +210,15 @@ public final class ClientCommand {
                     err.println((outgoing ? "> " : "< ") + SafeText.forTerminal(m.toString(), false))));
         }
         return b.build();
+    }
+
+    /** The client's configuration: the block size of {@code -b}, if given. */
+    private static Configuration config(ClientOptions o) {
+        Configuration.Builder config = CoapConfig.builder();
+        if (o.blockSize > 0) {
+            Plugtest.blockSize(config, o.blockSize);
+        }
+        return config.build();
     }
 
     static byte[] payload(ClientOptions o, InputStream in) throws IOException {

@@ -36,6 +36,10 @@ final class ClientOptions {
     final List<Option> options = new ArrayList<>();
     Token token;
     Duration timeout = DEFAULT_TIMEOUT;
+    /** {@code -G}: how often the request is sent, a second apart (libcoap's repeat count). */
+    int repeat = 1;
+    /** {@code --rebind}: a new local port before each repeat. */
+    boolean rebind;
     boolean verbose;
     Path output;
     boolean help;
@@ -65,6 +69,10 @@ final class ClientOptions {
                 "                              a number for uint options, else UTF-8 text",
                 "  -T, --token HEX             request token (0..8 bytes)",
                 "  -B, --timeout SECONDS       give up after SECONDS (default 90)",
+                "  -G COUNT                    send the request COUNT times (1..255), a second apart, printing each",
+                "                              answer (libcoap's -G); exit status: the worst of them",
+                "  --rebind                    coap, coaps: move to a new local port before each repeat of -G, as a",
+                "                              NAT rebinding does; a DTLS session and its Connection ID are kept",
                 "  -v, --verbose               show the messages on the wire (stderr), code and options",
                 "  -o, --output FILE           write the payload to FILE instead of stdout",
                 "  -u IDENTITY                 coaps: PSK identity (with -k)",
@@ -112,6 +120,8 @@ final class ClientOptions {
                 case "-O", "--option" -> o.options.add(option(c.value()));
                 case "-T", "--token" -> o.token = token(c.value());
                 case "-B", "--timeout" -> o.timeout = seconds(c.decimalValue(0.001));
+                case "-G" -> o.repeat = c.intValue(1, 255);
+                case "--rebind" -> o.rebind = true;
                 case "-v", "--verbose" -> o.verbose = true;
                 case "-o", "--output" -> o.output = Path.of(c.value());
                 default -> {
@@ -137,6 +147,12 @@ final class ClientOptions {
         }
         if (o.payload != null && o.payloadFile != null) {
             throw new UsageException("give -e/--payload or -f/--payload-file, not both");
+        }
+        if (o.observe != null && (o.repeat > 1 || o.rebind)) {
+            throw new UsageException("-s/--observe observes once: no -G or --rebind with it");
+        }
+        if (o.rebind && o.uri != null && !o.uri.startsWith("coap://") && !o.uri.startsWith("coaps://")) {
+            throw new UsageException("--rebind moves a datagram socket: coap:// or coaps:// URIs only");
         }
         return o;
     }

@@ -18,8 +18,14 @@ import java.io.IOException;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A running plugtest server as {@code ./stagecoach server} starts it: the configuration (file,
@@ -28,6 +34,8 @@ import java.util.List;
  * signal path may both call it).
  */
 final class PlugtestServerRunner implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PlugtestServerRunner.class);
 
     private final RealTimeScheduler scheduler;
     private final CoapServer server;
@@ -94,7 +102,7 @@ final class PlugtestServerRunner implements AutoCloseable {
         CoapServer server = null;
         try {
             server = sb.build();
-            Plugtest.Builder pb = Plugtest.builder().scheduler(scheduler).notifyPeriod(o.notifyPeriod);
+            Plugtest.Builder pb = Plugtest.builder().scheduler(scheduler).notifyPeriod(o.notifyPeriod).nodeId(o.nodeId);
             if (o.obsResetSecret != null) {
                 pb.obsResetSecret(o.obsResetSecret);
             }
@@ -133,6 +141,10 @@ final class PlugtestServerRunner implements AutoCloseable {
         }
         if (o.protocolThreads >= 0) {
             b.set(CoapConfig.PROTOCOL_THREADS, o.protocolThreads);
+        }
+        if (o.nodeId > 0) {
+            // the first byte of every DTLS connection ID this node issues (docs/cluster.md)
+            b.set(DtlsConfig.NODE_ID, o.nodeId);
         }
         if (o.cidLength >= 0) {
             b.set(DtlsConfig.CID_LENGTH, o.cidLength);
@@ -199,7 +211,8 @@ final class PlugtestServerRunner implements AutoCloseable {
                 + ", senders " + config.get(UdpConfig.SENDER_THREADS)
                 + ", protocol threads " + config.get(CoapConfig.PROTOCOL_THREADS)
                 + ", block size " + config.get(CoapConfig.BLOCKWISE_PREFERRED_BLOCK_SIZE)
-                + ", notify every " + plugtest.notifyPeriod().toMillis() + " ms)";
+                + ", notify every " + plugtest.notifyPeriod().toMillis() + " ms"
+                + (plugtest.nodeId() > 0 ? ", node " + plugtest.nodeId() : "") + ")";
     }
 
     CoapServer server() {
@@ -213,6 +226,23 @@ final class PlugtestServerRunner implements AutoCloseable {
     /** Observe relations of the top-level resource {@code name} (for tests). */
     int observers(String name) {
         return ((CoapResource) server.root().child(name)).observerCount();
+    }
+
+    /**
+     * Drains the server for at most {@code timeout} ({@link CoapServer#drain}): new requests get
+     * 5.03, observers their final 5.03, what is in flight finishes. Returns whether everything
+     * finished; the server still runs until {@link #close()}.
+     */
+    boolean drain(Duration timeout) {
+        try {
+            return server.drain(timeout).get(timeout.toMillis() + 1_000, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (ExecutionException | TimeoutException | IllegalStateException e) {
+            LOG.warn("drain failed: {}", e.toString());
+            return false;
+        }
     }
 
     @Override

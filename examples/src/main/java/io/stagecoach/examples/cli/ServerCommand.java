@@ -14,6 +14,10 @@ import org.slf4j.LoggerFactory;
  * for, and with coap+ws {@code explorer at http://ADDR:PORT/} (the page of docs/explorer.md); logs
  * go to stderr (logback). SIGINT and SIGTERM stop it cleanly and the command returns 0.
  *
+ * <p>With {@code --drain SECONDS} the shutdown hook first drains the server (new requests 5.03,
+ * observers told 5.03 with Max-Age, what is in flight finished; at most SECONDS), as a node leaving
+ * a cluster does (docs/cluster.md).
+ *
  * <p>The shutdown hook destroys the server and halts with status 0: a JVM ended by a signal
  * otherwise exits with 128 + the signal number (143 for SIGTERM). Runs until a signal, so only
  * the launcher calls it; tests start the server through {@code PlugtestServerRunner}.
@@ -48,7 +52,14 @@ public final class ServerCommand {
         // SIGINT/SIGTERM start the JVM's shutdown, which runs this hook: stop everything, then
         // halt with 0 (the JVM would otherwise exit with 128 + the signal number, e.g. 143).
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            LOG.info("signal received, stopping");
+            if (options.drain.isZero()) {
+                LOG.info("signal received, stopping");
+            } else {
+                // a node asked to leave (docs/cluster.md): drain first, within --drain
+                LOG.info("signal received, draining for at most {} ms, then stopping", options.drain.toMillis());
+                boolean complete = runner.drain(options.drain);
+                LOG.info(complete ? "drained, stopping" : "drain cut short at --drain, stopping");
+            }
             runner.close();
             out.flush();
             err.flush();

@@ -23,6 +23,10 @@ final class ServerOptions {
 
     int port = DEFAULT_PORT;
     InetAddress bind;
+    /** {@code --node-id}: 1..255, or 0 for none. */
+    int nodeId;
+    /** {@code --drain}: how long SIGTERM lets the node drain before it stops; zero stops at once. */
+    Duration drain = Duration.ZERO;
     String connector = "udp";
     int receivers = -1;
     int senders = -1;
@@ -54,6 +58,12 @@ final class ServerOptions {
                 "  docs/interop.md) plus /benchmark, /count, /fibonacci",
                 "  --port N                UDP port, 0 = any free one (default 5683)",
                 "  --bind ADDR             address to bind (default: every interface)",
+                "  --node-id N             this node's ID in a cluster, 1..255: GET /node answers it, and it is the",
+                "                          first byte of every DTLS connection ID the node issues (dtls.node-id;",
+                "                          docs/cluster.md)",
+                "  --drain SECONDS         on SIGTERM, drain first: refuse new requests (5.03 with Max-Age), finish",
+                "                          those in flight, tell observers 5.03 with Max-Age (RFC 7641 3.2); stop",
+                "                          after SECONDS at the latest (default 0: stop at once)",
                 "  --connector udp|netty   JDK UDP sockets, or Netty (native epoll with udp.netty-channels",
                 "                          SO_REUSEPORT channels on Linux; 'epoll' is an alias) (default udp)",
                 "  --receivers N           receiver threads of the connector",
@@ -97,6 +107,14 @@ final class ServerOptions {
                 case "-h", "--help" -> o.help = true;
                 case "--port" -> o.port = c.intValue(0, 65535);
                 case "--bind" -> o.bind = address(c.value());
+                case "--node-id" -> o.nodeId = c.intValue(1, 255);
+                case "--drain" -> {
+                    double seconds = c.decimalValue(0);
+                    if (seconds > 3600) {
+                        throw new UsageException("--drain must be at most 3600 seconds, got " + seconds);
+                    }
+                    o.drain = Duration.ofMillis(Math.round(seconds * 1000));
+                }
                 case "--connector" -> {
                     String name = c.value();
                     o.connector = name.equals("epoll") ? "netty" : name;

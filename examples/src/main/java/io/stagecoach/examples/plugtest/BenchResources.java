@@ -14,7 +14,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code /benchmark} (GET "hello world", POST echo; inline on the protocol thread),
  * {@code /count} (POST answers how often the handler ran: duplicates must not count) and
  * {@code /fibonacci?n=N} (CPU-heavy on its own bounded executor: overload answers 5.03 while the
- * other resources keep answering, the isolation scenario of the ecoap thesis §5.3.2).
+ * other resources keep answering, the isolation scenario of the ecoap thesis §5.3.2), and
+ * {@code /node} (GET answers the node ID, so a client behind a load balancer sees which node served
+ * it; docs/cluster.md).
  */
 final class BenchResources {
 
@@ -36,6 +38,14 @@ final class BenchResources {
         AtomicLong runs = new AtomicLong();
         return CoapResource.named("count").title("Counts POST handler runs")
                 .onPost(ex -> ex.respond(Code.CHANGED, Long.toString(runs.incrementAndGet())));
+    }
+
+    /** {@code /node}: GET answers {@code nodeId} as text (0: the server has no node ID). */
+    static CoapResource node(int nodeId) {
+        byte[] text = Integer.toString(nodeId).getBytes(StandardCharsets.US_ASCII);
+        return CoapResource.named("node").title("Node ID of this server in a cluster")
+                .advertiseContentFormats(ContentFormat.TEXT_PLAIN)
+                .onGet(ex -> ex.respond(Code.CONTENT, text, ContentFormat.TEXT_PLAIN));
     }
 
     /** {@code /fibonacci} running on {@code executor} (the caller's; bounded, single thread). */

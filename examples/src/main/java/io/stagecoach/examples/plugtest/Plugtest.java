@@ -17,8 +17,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The plugtest resource set of shared/conformance/plugtest-resources.md (§3.1–3.19; discovery §4
- * is the server's own {@code /.well-known/core}) plus {@code /benchmark}, {@code /count} and
- * {@code /fibonacci}.
+ * is the server's own {@code /.well-known/core}) plus {@code /benchmark}, {@code /count},
+ * {@code /fibonacci} and {@code /node} (the node ID, {@link Builder#nodeId}).
  *
  * <pre>{@code
  * Plugtest plugtest = Plugtest.builder().scheduler(scheduler).notifyPeriod(Duration.ofSeconds(5)).build();
@@ -44,6 +44,7 @@ public final class Plugtest implements AutoCloseable {
 
     private final Scheduler scheduler;
     private final Duration notifyPeriod;
+    private final int nodeId;
     private final ThreadPoolExecutor fibonacciExecutor;
     private final List<ClockResource> observables;
     private final List<CoapResource> resources = new ArrayList<>();
@@ -53,6 +54,7 @@ public final class Plugtest implements AutoCloseable {
     private Plugtest(Builder b) {
         this.scheduler = b.scheduler;
         this.notifyPeriod = b.notifyPeriod;
+        this.nodeId = b.nodeId;
         this.fibonacciExecutor = BoundedExecutors.singleThread("fibonacci", FIBONACCI_QUEUE);
         this.observables = List.of(
                 new ClockResource("obs", true, false, b.wallClock, b.notifyPeriod),
@@ -77,6 +79,7 @@ public final class Plugtest implements AutoCloseable {
         resources.add(BenchResources.benchmark());
         resources.add(BenchResources.count());
         resources.add(BenchResources.fibonacci(fibonacciExecutor));
+        resources.add(BenchResources.node(b.nodeId));
     }
 
     public static Builder builder() {
@@ -118,6 +121,11 @@ public final class Plugtest implements AutoCloseable {
         return notifyPeriod;
     }
 
+    /** The node ID {@code /node} answers (0: none). */
+    public int nodeId() {
+        return nodeId;
+    }
+
     /** Stops the periodic changes and the /fibonacci thread. Idempotent. */
     @Override
     public synchronized void close() {
@@ -140,6 +148,7 @@ public final class Plugtest implements AutoCloseable {
         private Duration notifyPeriod = DEFAULT_NOTIFY_PERIOD;
         private Clock wallClock = Clock.systemDefaultZone();
         private String obsResetSecret;
+        private int nodeId;
 
         private Builder() {
         }
@@ -178,6 +187,19 @@ public final class Plugtest implements AutoCloseable {
                 throw new IllegalArgumentException("the obs-reset secret must not be empty");
             }
             this.obsResetSecret = secret;
+            return this;
+        }
+
+        /**
+         * The node ID that {@code GET /node} answers, 1..255, the same number that the node puts
+         * first in the DTLS connection IDs it issues ({@code dtls.node-id}, docs/cluster.md); 0,
+         * the default, means none.
+         */
+        public Builder nodeId(int id) {
+            if (id < 0 || id > 255) {
+                throw new IllegalArgumentException("node ID must be 0..255, got " + id);
+            }
+            this.nodeId = id;
             return this;
         }
 

@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.stagecoach.core.client.CoapClient;
+import io.stagecoach.core.client.CoapHandler;
+import io.stagecoach.core.client.CoapResponse;
+import io.stagecoach.core.coap.Code;
 import io.stagecoach.core.config.CoapConfig;
 import io.stagecoach.elements.config.Configuration;
 import io.stagecoach.elements.config.UdpConfig;
@@ -16,6 +20,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -58,6 +64,57 @@ class ServerCommandTest {
             assertEquals(0, p.exitValue(), "exit status after SIGTERM; stderr:\n" + Files.readString(err));
             assertEquals(1, Files.readString(out).lines().count(), "exactly one line on stdout: " + Files.readString(out));
             assertTrue(Files.readString(err).contains("signal received, stopping"), Files.readString(err));
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    /**
+     * {@code --drain}: on SIGTERM the child JVM tells its observer 5.03 with Max-Age (RFC 7641
+     * §3.2: the observation ends) before it stops, and still exits 0.
+     */
+    @Test
+    void sigtermWithDrainTellsObserversFiveOhThreeAndExitsZero(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("out");
+        Path err = dir.resolve("err");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String logback = Path.of(ServerCommandTest.class.getResource("/logback.xml").toURI()).toString();
+        Process p = new ProcessBuilder(java, "-Dlogback.configurationFile=" + logback, "-cp", System.getProperty("java.class.path"),
+                "io.stagecoach.examples.Launcher", "server", "--port", "0", "--bind", "127.0.0.1", "--notify-ms", "60000",
+                "--node-id", "3", "--drain", "10")
+                .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        try (CoapClient observer = CoapClient.builder("coap://127.0.0.1:1/obs").build()) {
+            p.getOutputStream().close();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!Files.readString(out).contains("\n") && p.isAlive() && System.nanoTime() < deadline) {
+                p.waitFor(50, TimeUnit.MILLISECONDS);
+            }
+            Matcher m = Pattern.compile("listening on coap://127\\.0\\.0\\.1:(\\d+) \\(.*, node 3\\)")
+                    .matcher(Files.readString(out).strip());
+            assertTrue(m.matches(), "ready line: " + Files.readString(out) + "\nstderr: " + Files.readString(err));
+            observer.uri("coap://127.0.0.1:" + m.group(1) + "/obs");
+            BlockingQueue<CoapResponse> seen = new LinkedBlockingQueue<>();
+            observer.observeAndWait(new CoapHandler() {
+                @Override
+                public void onLoad(CoapResponse response) {
+                    seen.add(response);
+                }
+
+                @Override
+                public void onError(Throwable error) {
+                }
+            });
+            assertTrue(seen.take().options().observe() >= 0, "registered");
+
+            p.destroy(); // SIGTERM: drain, then stop
+            CoapResponse last = seen.poll(15, TimeUnit.SECONDS);
+            assertTrue(last != null, "a final notification; stderr:\n" + Files.readString(err));
+            assertEquals(Code.SERVICE_UNAVAILABLE, last.code(), last.toString());
+            assertEquals(2, last.options().maxAge(), "Max-Age: coap.overload-max-age, when to register again");
+            assertTrue(last.options().observe() < 0, "no Observe: the observation ended (RFC 7641 3.2)");
+            assertTrue(p.waitFor(15, TimeUnit.SECONDS), "server still running 15 s after SIGTERM");
+            assertEquals(0, p.exitValue(), "exit status after SIGTERM; stderr:\n" + Files.readString(err));
+            assertTrue(Files.readString(err).contains("drained, stopping"), Files.readString(err));
         } finally {
             p.destroyForcibly();
         }
@@ -124,7 +181,7 @@ class ServerCommandTest {
         String help = out.toString(StandardCharsets.UTF_8);
         for (String flag : List.of("--port", "--bind", "--connector", "--receivers", "--senders", "--protocol-threads",
                 "--notify-ms", "--block-size", "--config", "--faults", "--fault-seed", "--fault-kinds",
-                "--obs-reset-secret")) {
+                "--obs-reset-secret", "--node-id", "--drain")) {
             assertTrue(help.contains(flag), flag + " in\n" + help);
         }
     }

@@ -239,7 +239,10 @@ public final class ReliabilityLayer extends AbstractLayer {
         if (piggyback) {
             r = r.withTypeAndMid(Type.ACK, request.mid()); // one copy instead of withType + withMid
         } else if (untyped) {
-            r = r.withType(request.type() == Type.CON ? Type.CON : Type.NON);
+            Type separate = request.type() == Type.CON ? Type.CON : Type.NON;
+            // a response built as the piggybacked ACK carries the request's MID: a separate
+            // response gets its own (§5.2.2; the Outbox would take a CON with a MID for a resend)
+            r = r.type() == Type.ACK && r.mid() == request.mid() ? r.withTypeAndMid(separate, -1) : r.withType(separate);
         }
         boolean notification = isNotification(r);
         State s = existing != null || r.type() == Type.CON || notification ? state(exchange) : null;

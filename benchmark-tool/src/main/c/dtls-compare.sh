@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# The DTLS compare of docs/benchmarks/dtls.md: each server in turn on --server-cpu, dtlsbench
+# (neutral OpenSSL generator) on --client-cpu, PSK TLS_PSK_WITH_AES_128_CCM_8, GET over
+# established sessions at each concurrency, then full handshakes from fresh clients, RSS after
+# each step. One JSON line per step on stdout (and in --out), a table on stderr at the end.
+# Each server's steps run under `flock -x /tmp/machine.lock` (a few minutes each).
+#
+#   benchmark-tool/src/main/c/dtls-compare.sh [--servers "stagecoach californium californium-nodedup libcoap"]
+#       [--concurrency "100 1000"] [--handshake-clients "10 100"] [--warmup 5] [--duration 20]
+#       [--server-cpu 1] [--client-cpu 0] [--source-ips 100] [--record-layer openssl|direct]
+#       [--flood "RATE[:spoof]" ...] [--out results.jsonl] [--server-opts "JVM flags"]
+#
+# Servers: stagecoach (bench sc-server --dtls), stagecoach-before (the same with the connector
+# classes of $STAGECOACH_BEFORE_CLASSES first on the class path), californium and
+# californium-nodedup (Californium 3.13.0 + Scandium, bench cf-server --dtls [--no-dedup]),
+# libcoap (coap-server-openssl 4.3.1, -k), echo (dtlsbench echo: the generator's counterpart).
+# Needs: mvn -B -o package -DskipTests -pl benchmark-tool -am (for the JVM servers), gcc, libssl-dev.
+set -euo pipefail
+# DTLS_BENCH_LOCKED=1: the caller already holds the exclusive lock (several scripts in one hold)
+lock="flock -x /tmp/machine.lock"; [ "${DTLS_BENCH_LOCKED:-}" = 1 ] && lock=""
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../../../.." && pwd)"
+bench="$("$here/build.sh")"
+
+servers="stagecoach californium californium-nodedup libcoap"
+concurrency="100 1000"
+hs_clients="10 100"
+warmup=5
+duration=20
+server_cpu=1
+client_cpu=0
+source_ips=100
+record_layer=openssl
+floods=()
+out=""
+server_opts="${STAGECOACH_SERVER_OPTS:-}"
+key_text="secretPSK"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --servers) servers="$2"; shift 2 ;;
+    --concurrency) concurrency="$2"; shift 2 ;;
+    --handshake-clients) hs_clients="$2"; shift 2 ;;
+    --warmup) warmup="$2"; shift 2 ;;
+    --duration) duration="$2"; shift 2 ;;
+    --server-cpu) server_cpu="$2"; shift 2 ;;
+    --client-cpu) client_cpu="$2"; shift 2 ;;
+    --source-ips) source_ips="$2"; shift 2 ;;
+    --record-layer) record_layer="$2"; shift 2 ;;
+    --flood) floods+=("$2"); shift 2 ;;
+    --out) out="$2"; shift 2 ;;
+    --server-opts) server_opts="$2"; shift 2 ;;
+    *) echo "dtls-compare: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+key_hex="$(printf '%s' "$key_text" | od -An -tx1 | tr -d ' \n')"
+cp_bench="$root/benchmark-tool/target/classes:$root/benchmark-tool/target/lib/*"
+java_bin="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+[ -n "$out" ] && : > "$out"
+
+server_cmd() { # name port
+  local main="io.stagecoach.bench.BenchMain bench"
+  case "$1" in
+    stagecoach) echo "$java_bin $server_opts -cp $cp_bench $main sc-server --dtls --bind 127.0.0.1 --port $2 --psk bench:$key_text" ;;
+    stagecoach-before) echo "$java_bin $server_opts -cp ${STAGECOACH_BEFORE_CLASSES:?set STAGECOACH_BEFORE_CLASSES}:$cp_bench $main sc-server --dtls --bind 127.0.0.1 --port $2 --psk bench:$key_text" ;;
+    californium) echo "$java_bin $server_opts -cp $cp_bench $main cf-server --dtls --bind 127.0.0.1 --port $2 --psk bench:$key_text" ;;
+    californium-nodedup) echo "$java_bin $server_opts -cp $cp_bench $main cf-server --dtls --no-dedup --bind 127.0.0.1 --port $2 --psk bench:$key_text" ;;
+    libcoap) echo "coap-server-openssl -A 127.0.0.1 -p $(($2 - 1)) -k $key_text" ;; # DTLS on port+1
+    echo) echo "$bench echo --port $2 --psk-key $key_hex" ;;
+    *) echo "dtls-compare: unknown server $1" >&2; exit 2 ;;
+  esac
+}
+
+path_of() { [ "$1" = libcoap ] && echo / || echo benchmark; }
+
+rss_kb() { awk '/VmRSS/ {print $2}' "/proc/$1/status" 2>/dev/null || echo 0; }
+
+emit() { echo "$1"; [ -n "$out" ] && echo "$1" >> "$out"; return 0; }
+
+port=$((20000 + RANDOM % 20000))
+for s in $servers; do
+  port=$((port + 2))
+  log="$(mktemp -t dtls-compare-"$s"-XXXX.log)"
+  cmd="$(server_cmd "$s" "$port")"
+  echo "== $s: $cmd (log $log)" >&2
+  $lock bash -s <<EOF
+set -u
+taskset -c $server_cpu $cmd > "$log" 2>&1 &
+pid=\$!
+for i in \$(seq 1 100); do
+  taskset -c $client_cpu "$bench" probe --port $port --psk-key $key_hex --path $(path_of "$s") --timeout 0.5 && break
+  sleep 0.2
+done
+common="--port $port --psk-key $key_hex --path $(path_of "$s") --warmup $warmup --duration $duration --source-ips $source_ips --label $s"
+for c in $concurrency; do
+  line=\$(taskset -c $client_cpu "$bench" load \$common --clients \$c --record-layer $record_layer)
+  echo "\${line%\}},\"server_rss_kb\":\$(awk '/VmRSS/ {print \$2}' /proc/\$pid/status)}"
+done
+for f in ${floods[@]+"${floods[@]}"}; do
+  rate=\${f%%:*}; spoof=""; [ "\$f" != "\$rate" ] && spoof="--flood-spoof"
+  line=\$(taskset -c $client_cpu "$bench" load \$common --clients 100 --record-layer $record_layer --flood-rate \$rate \$spoof)
+  echo "\${line%\}},\"server_rss_kb\":\$(awk '/VmRSS/ {print \$2}' /proc/\$pid/status)}"
+done
+for c in $hs_clients; do
+  line=\$(taskset -c $client_cpu "$bench" handshakes \$common --clients \$c)
+  echo "\${line%\}},\"server_rss_kb\":\$(awk '/VmRSS/ {print \$2}' /proc/\$pid/status)}"
+done
+kill \$pid; wait \$pid 2>/dev/null
+exit 0 # the server's exit status (143 after the kill) is not the step's
+EOF
+done 2>&1 | while IFS= read -r l; do
+  case "$l" in
+    \{*) emit "$l" ;;
+    *) echo "$l" >&2 ;;
+  esac
+done

@@ -1,0 +1,84 @@
+package io.stagecoach.elements.netty;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.stagecoach.elements.RawData;
+import io.stagecoach.elements.testing.ThreadLeakCheck;
+import io.stagecoach.elements.udp.UdpConnectorConfig;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The Netty connector's batched system calls: a burst that fills several {@code recvmmsg} reads
+ * is answered in full from the event loop, every answer (written with the void promise, confirmed
+ * after the batch's flush) is counted as sent and gives its place in the outbound bound back.
+ */
+class NettyBatchingTest {
+
+    private final List<NettyUdpConnector> opened = new ArrayList<>();
+
+    @AfterEach
+    void destroyAll() {
+        opened.forEach(NettyUdpConnector::destroy);
+        ThreadLeakCheck.assertNoStagecoachThreads();
+    }
+
+    private NettyUdpConnector start(UdpConnectorConfig.Builder b, boolean allowEpoll) throws Exception {
+        NettyUdpConnector c = new NettyUdpConnector(
+                b.bindAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).nettyChannels(1).buildConfig(),
+                allowEpoll);
+        opened.add(c);
+        c.start();
+        return c;
+    }
+
+    @Test
+    void batchingIsOnWithEpollAndOffWithOneDatagramPerCallOrNio() throws Exception {
+        assertEquals(NettyUdpConnector.isEpollAvailable(), start(UdpConnectorConfig.builder(), true).isBatched());
+        assertFalse(start(UdpConnectorConfig.builder().batchSize(1), true).isBatched());
+        assertFalse(start(UdpConnectorConfig.builder(), false).isBatched());
+    }
+
+    @Test
+    @Timeout(30) // a lost datagram would otherwise block the receive loop forever
+    void aBurstOfSeveralBatchesIsAnsweredCountedAndReleasesTheQueueBound() throws Exception {
+        // capacity = one batch: an answer held past its batch's flush would make later ones fail
+        NettyUdpConnector server = start(UdpConnectorConfig.builder().batchSize(16).outboundQueueCapacity(16), true);
+        server.setRawDataReceiver(d -> server.send(RawData.outbound(d.bytes(), d.context(), null)));
+        int n = 200;
+        try (DatagramChannel client = DatagramChannel.open()) {
+            // room for every answer even before the first is read (the kernel doubles the value, caps it at rmem_max)
+            client.setOption(StandardSocketOptions.SO_RCVBUF, 1 << 20);
+            client.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            for (int i = 0; i < n; i++) { // no pause: the server's socket holds many datagrams per read
+                client.send(ByteBuffer.wrap(("ping " + i).getBytes(StandardCharsets.US_ASCII)), server.getAddress());
+            }
+            Set<String> answers = new HashSet<>();
+            ByteBuffer buf = ByteBuffer.allocate(64);
+            while (answers.size() < n) { // blocking receive: ends when all came, else the test's timeout
+                buf.clear();
+                client.receive(buf);
+                buf.flip();
+                answers.add(StandardCharsets.US_ASCII.decode(buf).toString());
+            }
+            assertTrue(answers.contains("ping 0") && answers.contains("ping " + (n - 1)));
+        }
+        assertEquals(n, server.counters().received());
+        assertEquals(0, server.counters().droppedQueueFull(), server.counters().toString());
+        assertEquals(n, server.counters().sent(), "answers confirmed after their batch's flush");
+        assertEquals(0, server.counters().sendErrors());
+    }
+}
