@@ -20,6 +20,18 @@ public interface ConnectionHandler {
     StreamFramer opened(EndpointContext connection);
 
     /**
+     * The handler's own object for {@code connection}, which the connector hands back with every
+     * frame received on it ({@link RawData#attachment()}), so that the receiver need not look the
+     * connection up by address per frame. Called once, on the connection's I/O thread, right
+     * after {@link #opened} returned.
+     *
+     * @return the object, or {@code null} (the default) for none
+     */
+    default Object attachment(EndpointContext connection) {
+        return null;
+    }
+
+    /**
      * The connection has ended (either side closed it, it failed, or the connector stopped).
      * Called once per {@link #opened} connection, on an I/O thread.
      */

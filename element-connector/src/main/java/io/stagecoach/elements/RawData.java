@@ -21,12 +21,15 @@ public final class RawData {
     private final EndpointContext context;
     private final SendCallback callback;
     private final long receiveNanos;
+    private final Object attachment;
 
-    private RawData(byte[] bytes, EndpointContext context, SendCallback callback, long receiveNanos) {
+    private RawData(byte[] bytes, EndpointContext context, SendCallback callback, long receiveNanos,
+            Object attachment) {
         this.bytes = Objects.requireNonNull(bytes, "bytes");
         this.context = Objects.requireNonNull(context, "context");
         this.callback = callback;
         this.receiveNanos = receiveNanos;
+        this.attachment = attachment;
     }
 
     /**
@@ -37,7 +40,17 @@ public final class RawData {
      *                     when the datagram was taken from the socket
      */
     public static RawData inbound(byte[] bytes, EndpointContext context, long receiveNanos) {
-        return new RawData(bytes, context, null, receiveNanos);
+        return new RawData(bytes, context, null, receiveNanos, null);
+    }
+
+    /**
+     * A frame received on a connection of a {@link StreamConnector}, with what the
+     * {@link ConnectionHandler} {@linkplain ConnectionHandler#attachment attached} to it.
+     *
+     * @param attachment the handler's object for the connection; may be {@code null}
+     */
+    public static RawData inbound(byte[] bytes, EndpointContext context, long receiveNanos, Object attachment) {
+        return new RawData(bytes, context, null, receiveNanos, attachment);
     }
 
     /**
@@ -47,7 +60,7 @@ public final class RawData {
      * @param callback told whether the datagram left; may be {@code null}
      */
     public static RawData outbound(byte[] bytes, EndpointContext context, SendCallback callback) {
-        return new RawData(bytes, context, callback, 0L);
+        return new RawData(bytes, context, callback, 0L, null);
     }
 
     /** Number of payload bytes. */
@@ -84,6 +97,14 @@ public final class RawData {
     /** The callback of outbound data, or {@code null}. */
     public SendCallback callback() {
         return callback;
+    }
+
+    /**
+     * Inbound data of a stream connection: the {@link ConnectionHandler}'s object for that
+     * connection ({@link ConnectionHandler#attachment}); otherwise {@code null}.
+     */
+    public Object attachment() {
+        return attachment;
     }
 
     /** Clock reading at reception; {@code 0} for outbound data. */

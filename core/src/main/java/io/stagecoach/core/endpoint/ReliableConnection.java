@@ -5,7 +5,6 @@ import io.stagecoach.core.codec.TcpMessageParser;
 import io.stagecoach.core.network.Exchange;
 import io.stagecoach.elements.EndpointContext;
 import java.net.InetSocketAddress;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -32,7 +31,9 @@ final class ReliableConnection {
     volatile boolean released;
     /** Abort, Release or close under way: nothing more is processed. */
     volatile boolean closing;
-    final Set<Exchange> exchanges = ConcurrentHashMap.newKeySet();
+    /** No longer the endpoint's connection with {@link #peer}: frames still carrying it are dropped. */
+    volatile boolean removed;
+    final OpenExchanges exchanges = new OpenExchanges();
     /** Our Pings waiting for their Pong, by token. */
     final ConcurrentHashMap<Token, Exchange> pings = new ConcurrentHashMap<>();
     final PongCustody custody = new PongCustody();

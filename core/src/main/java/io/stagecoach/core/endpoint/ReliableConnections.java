@@ -27,6 +27,7 @@ final class ReliableConnections {
 
     /** Removes {@code c} if it is still the one of its peer; whether it was. */
     boolean remove(ReliableConnection c) {
+        c.removed = true;
         return byPeer.remove(c.peer, c);
     }
 

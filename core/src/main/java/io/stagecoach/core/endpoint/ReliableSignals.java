@@ -99,7 +99,7 @@ final class ReliableSignals {
 
     private void pongAfterCustody(ReliableConnection c, Token token) {
         Set<Exchange> waiting = ConcurrentHashMap.newKeySet();
-        for (Exchange e : c.exchanges) {
+        for (Exchange e : c.exchanges.snapshot()) {
             if (!e.isLocal() && e.currentResponse() == null) {
                 waiting.add(e);
             }

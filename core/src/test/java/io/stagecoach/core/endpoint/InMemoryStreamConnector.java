@@ -67,6 +67,8 @@ final class InMemoryStreamConnector implements StreamConnector {
     final class Peer {
         final EndpointContext context;
         StreamFramer framer;
+        /** What the handler attached to this connection, carried by each frame as the real connector does. */
+        Object attachment;
         private final Deque<byte[]> sent = new ArrayDeque<>();
         private final TcpFrameSplitter splitter = new TcpFrameSplitter(1 << 20);
         private final TcpMessageParser parser = new TcpMessageParser(framing(), 1 << 20);
@@ -106,7 +108,7 @@ final class InMemoryStreamConnector implements StreamConnector {
 
         private void deliver(byte[] frame) {
             counters.incrementReceived();
-            receiver.receiveData(RawData.inbound(frame, context, clock.nanoTime()));
+            receiver.receiveData(RawData.inbound(frame, context, clock.nanoTime(), attachment));
         }
 
         /** The next whole frame the endpoint sent, or {@code null}. */
@@ -177,6 +179,7 @@ final class InMemoryStreamConnector implements StreamConnector {
         Peer p = new Peer(EndpointContext.of(address).withAttribute(CONNECTION_ID, ids.getAndIncrement()));
         peers.put(address, p);
         p.framer = handler.opened(p.context); // what the endpoint sends in here comes first
+        p.attachment = handler.attachment(p.context);
         return p;
     }
 

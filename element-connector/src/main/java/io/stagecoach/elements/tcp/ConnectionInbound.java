@@ -69,6 +69,7 @@ final class ConnectionInbound extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         c.reading = true; // until channelReadComplete: writes of this loop wait for one flush
+        NettyTcpConnector.reading(c);
         try {
             if (msg instanceof ByteBuf buf) {
                 readStream(ctx, buf);
@@ -91,6 +92,7 @@ final class ConnectionInbound extends ChannelInboundHandlerAdapter {
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
         c.reading = false;
+        NettyTcpConnector.readDone();
         if (c.flushPending) {
             c.flushPending = false;
             ctx.flush();

@@ -26,6 +26,8 @@ final class TcpConnection {
     volatile Channel channel;
     /** Event loop: the endpoint's framer of this stream, {@code null} for WebSockets. */
     StreamFramer framer;
+    /** Event loop: the handler's object for this connection, carried by each received frame. */
+    Object attachment;
     /** Event loop: the framer refused the stream; nothing more is read. */
     boolean failed;
     /** Event loop: inside a read batch; writes wait for its end to be flushed together. */

@@ -108,6 +108,12 @@ class NettyTcpConnectorTest {
             return new LengthFramer();
         }
 
+        /** Tells connections apart in what comes back with their frames. */
+        @Override
+        public Object attachment(EndpointContext connection) {
+            return "attached to " + connection.attribute(StreamConnector.CONNECTION_ID);
+        }
+
         @Override
         public void closed(EndpointContext connection) {
             log.add("closed");
@@ -144,10 +150,12 @@ class NettyTcpConnectorTest {
         Events clientEvents = new Events(client, null);
         BlockingQueue<String> received = new LinkedBlockingQueue<>();
         BlockingQueue<EndpointContext> contexts = new LinkedBlockingQueue<>();
+        BlockingQueue<Object> attachments = new LinkedBlockingQueue<>();
         client.setConnectionHandler(clientEvents);
         client.setRawDataReceiver(d -> {
             received.add(new String(d.sharedBytes(), StandardCharsets.US_ASCII));
             contexts.add(d.context());
+            attachments.add(String.valueOf(d.attachment()));
         });
         client.start();
         InetSocketAddress to = new InetSocketAddress(InetAddress.getLoopbackAddress(), server.getAddress().getPort());
@@ -159,7 +167,11 @@ class NettyTcpConnectorTest {
         assertEquals("two", received.poll(10, TimeUnit.SECONDS));
         assertEquals(1, client.connections(), "the connection is reused");
         assertEquals(1, server.connections());
-        assertEquals(to, contexts.take().peer());
+        EndpointContext first = contexts.take();
+        assertEquals(to, first.peer());
+        for (int i = 0; i < 3; i++) { // every frame carries what the handler attached to its connection
+            assertEquals("attached to " + first.attribute(StreamConnector.CONNECTION_ID), attachments.take());
+        }
 
         assertTrue(client.close(EndpointContext.of(to)));
         assertEquals("opened", serverEvents.log.poll(5, TimeUnit.SECONDS));

@@ -73,7 +73,7 @@ final class Block2Responder {
                 Response.Builder b = cached.whole().newBuilder().token(request.token()).peer(exchange.peer());
                 b.options().remove(OptionNumber.OBSERVE); // follow-ups are plain GETs (RFC 7959 §2.6)
                 Response whole = b.build();
-                int bert = layer.bert(exchange.peer());
+                int bert = layer.bert(exchange);
                 BlockOption target = Block2Slicer.target(asked, settings.szx(), bert);
                 if (!Block2Slicer.inRange(target, whole.payloadLength())) {
                     ctx.sendResponse(exchange, Block2Slicer.outOfRange(request, target, whole.payloadLength()));
@@ -114,7 +114,7 @@ final class Block2Responder {
      */
     void send(LayerContext ctx, Exchange exchange, Response response) {
         Request request = exchange.request();
-        int bert = layer.bert(exchange.peer());
+        int bert = layer.bert(exchange);
         BlockOption asked = BlockwiseLayer.block2(request.options(), bert);
         int length = response.payloadLength();
         int szx = settings.szx();

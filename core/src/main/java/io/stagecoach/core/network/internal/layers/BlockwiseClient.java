@@ -102,7 +102,7 @@ final class BlockwiseClient {
             startUpload(ctx, exchange, early.szx());
         } else if (early == null && length > settings.maxMessageSize()) {
             // BERT (RFC 8323 §6) when the peer's CSM allows it: k x 1024 bytes per message
-            startUpload(ctx, exchange, layer.bert(exchange.peer()) > 0 ? 7 : settings.szx());
+            startUpload(ctx, exchange, layer.bert(exchange) > 0 ? 7 : settings.szx());
         } else {
             ctx.sendRequest(exchange, request);
         }
@@ -116,7 +116,7 @@ final class BlockwiseClient {
         if (t == null && response.code() == Code.REQUEST_ENTITY_TOO_LARGE && retryAsBlocks(ctx, exchange, response)) {
             return;
         }
-        BlockOption b2 = BlockwiseLayer.block2(response.options(), layer.bert(exchange.peer()));
+        BlockOption b2 = BlockwiseLayer.block2(response.options(), layer.bert(exchange));
         if (t == null || t.download == null) {
             boolean starts = b2 != null && b2.num() == 0 && b2.more() && response.code().isSuccess()
                     && !response.options().has(OptionNumber.OBSERVE);
@@ -162,7 +162,7 @@ final class BlockwiseClient {
     /** Starts a download whose block 0 arrived elsewhere (an observe notification, RFC 7959 §2.6). */
     private void continueDownload(LayerContext ctx, Exchange exchange, Response first) {
         Transfer t = transfer(exchange);
-        BlockOption b2 = BlockwiseLayer.block2(first.options(), layer.bert(exchange.peer()));
+        BlockOption b2 = BlockwiseLayer.block2(first.options(), layer.bert(exchange));
         long size2 = first.options().size2();
         if (size2 > settings.maxBodySize() || first.payloadLength() > settings.maxBodySize()) {
             tooLarge(exchange, Math.max(size2, first.payloadLength()));
@@ -190,7 +190,7 @@ final class BlockwiseClient {
 
     private void sendBlock(LayerContext ctx, Exchange exchange, Transfer t) {
         boolean bert = t.upSzx == 7;
-        int size = bert ? 1024 * Math.max(1, layer.bert(exchange.peer())) : 1 << (t.upSzx + 4);
+        int size = bert ? 1024 * Math.max(1, layer.bert(exchange)) : 1 << (t.upSzx + 4);
         int from = (int) t.upOffset;
         int to = Math.min(t.upload.length, from + size);
         Request.Builder b = exchange.request().newBuilder().payload(t.upload, from, to - from).mid(-1)
@@ -206,7 +206,7 @@ final class BlockwiseClient {
 
     /** @return whether the response was consumed by the upload */
     private boolean onUploadResponse(LayerContext ctx, Exchange exchange, Transfer t, Response response) {
-        int bert = layer.bert(exchange.peer());
+        int bert = layer.bert(exchange);
         BlockOption sent = BlockwiseLayer.block1(exchange.currentRequest().options(), bert);
         BlockOption echo = BlockwiseLayer.block1(response.options(), bert);
         if (response.code() == Code.CONTINUE) {

@@ -12,7 +12,6 @@ import io.stagecoach.core.network.internal.ExchangeStore;
 import io.stagecoach.core.network.stack.AbstractLayer;
 import io.stagecoach.core.network.stack.LayerContext;
 import io.stagecoach.elements.config.Configuration;
-import io.stagecoach.elements.EndpointContext;
 import java.util.Set;
 import java.util.function.ToIntFunction;
 
@@ -59,7 +58,7 @@ public final class BlockwiseLayer extends AbstractLayer {
     private final Block1Assembler uploads;
     private final Block2Responder downloads;
     private final BlockwiseClient client;
-    private final ToIntFunction<EndpointContext> bert;
+    private final ToIntFunction<Exchange> bert;
 
     /** {@link #bert} of a peer over UDP: no BERT. */
     public static final int BERT_OFF = -1;
@@ -71,14 +70,16 @@ public final class BlockwiseLayer extends AbstractLayer {
      *        block it moves past
      */
     public BlockwiseLayer(Configuration config, ExchangeStore store) {
-        this(config, store, peer -> BERT_OFF);
+        this(config, store, exchange -> BERT_OFF);
     }
 
     /**
-     * @param bert per peer: {@link #BERT_OFF}, {@link #BERT_RECEIVE_ONLY}, or the number of
-     *        1024-byte blocks a BERT message to the peer carries (RFC 8323 §6)
+     * @param bert per exchange, for its peer: {@link #BERT_OFF}, {@link #BERT_RECEIVE_ONLY}, or the
+     *        number of 1024-byte blocks a BERT message to the peer carries (RFC 8323 §6); given the
+     *        exchange rather than its peer so that the transport can find its connection without a
+     *        lookup by address
      */
-    public BlockwiseLayer(Configuration config, ExchangeStore store, ToIntFunction<EndpointContext> bert) {
+    public BlockwiseLayer(Configuration config, ExchangeStore store, ToIntFunction<Exchange> bert) {
         BlockwiseSettings settings = BlockwiseSettings.from(config);
         this.bert = bert;
         this.statuses = new BlockwiseStatusStore(settings);
@@ -87,9 +88,9 @@ public final class BlockwiseLayer extends AbstractLayer {
         this.client = new BlockwiseClient(settings, store, this);
     }
 
-    /** BERT for {@code peer}: {@link #BERT_OFF}, {@link #BERT_RECEIVE_ONLY} or kilobytes per message. */
-    int bert(EndpointContext peer) {
-        return bert.applyAsInt(peer);
+    /** BERT with the peer of {@code exchange}: {@link #BERT_OFF}, {@link #BERT_RECEIVE_ONLY} or kilobytes per message. */
+    int bert(Exchange exchange) {
+        return bert.applyAsInt(exchange);
     }
 
     /** Block1 of {@code options}; with BERT on, SZX 7 is legal. */
@@ -123,7 +124,7 @@ public final class BlockwiseLayer extends AbstractLayer {
 
     @Override
     public void receiveRequest(LayerContext ctx, Exchange exchange, Request request) {
-        int b = bert(exchange.peer());
+        int b = bert(exchange);
         BlockOption block1 = block1(request.options(), b);
         BlockOption block2 = block2(request.options(), b);
         if (block1 != null) {
