@@ -1,11 +1,13 @@
 package io.stagecoach.bench.cf;
 
+import io.stagecoach.bench.beyond.ChangingValue;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CountDownLatch;
 import org.eclipse.californium.core.CoapResource;
 import org.eclipse.californium.core.CoapServer;
 import org.eclipse.californium.core.coap.CoAP.ResponseCode;
+import org.eclipse.californium.core.coap.CoAP.Type;
 import org.eclipse.californium.core.coap.MediaTypeRegistry;
 import org.eclipse.californium.core.config.CoapConfig;
 import org.eclipse.californium.core.network.CoapEndpoint;
@@ -34,8 +36,16 @@ import org.eclipse.californium.scandium.dtls.pskstore.AdvancedSinglePskStore;
  * <p>With {@code --tcp} the endpoint is Californium's coap+tcp connector ({@code TcpServerConnector},
  * element-connector-tcp-netty, its default settings).
  *
+ * <p>For the benchmarks beyond GET it serves what {@code bench sc-server} serves: {@code /obs},
+ * observable, changed every {@code --observe-period} ms (default 1000) with {@code
+ * --observe-type NON} (default) or CON notifications — Californium still sends a CON after
+ * NOTIFICATION_CHECK_INTERVAL_COUNT (default 100) NON ones or NOTIFICATION_CHECK_INTERVAL_TIME
+ * (24 h) — and {@code /large}, {@code --large-size} bytes (default 1 MiB) served block-wise, in
+ * blocks of at most {@code --block-size} (PREFERRED_BLOCK_SIZE, default 512).
+ *
  * <p>Usage: {@code stagecoach bench cf-server [--port 5683] [--bind 127.0.0.1] [--no-dedup]
- * [--tcp | --dtls [--psk ID:SECRET]]}; runs until the process is terminated.
+ * [--tcp | --dtls [--psk ID:SECRET]] [--observe-period MS] [--observe-type NON|CON]
+ * [--large-size BYTES] [--block-size N]}; runs until the process is terminated.
  */
 public final class CaliforniumServer {
 
@@ -43,6 +53,9 @@ public final class CaliforniumServer {
     public static final String PAYLOAD = "hello world";
 
     private final CoapServer server;
+    private final ChangingValue value = new ChangingValue();
+    private CoapResource observed;
+    private long observePeriodMs;
 
     /**
      * @param bind    address to bind; port 0 picks a free port
@@ -58,6 +71,13 @@ public final class CaliforniumServer {
      *            (or TCP)
      */
     public CaliforniumServer(InetSocketAddress bind, boolean noDedup, boolean tcp, String psk) {
+        this(bind, noDedup, tcp, psk, 0);
+    }
+
+    /**
+     * @param blockSize PREFERRED_BLOCK_SIZE (and MAX_MESSAGE_SIZE at least that), 0 for Californium's default (512)
+     */
+    public CaliforniumServer(InetSocketAddress bind, boolean noDedup, boolean tcp, String psk, int blockSize) {
         if (tcp && psk != null) {
             throw new IllegalArgumentException("cf-server: --tcp and --dtls exclude each other");
         }
@@ -68,6 +88,10 @@ public final class CaliforniumServer {
         Configuration config = Configuration.createStandardWithoutFile();
         if (noDedup) {
             config.set(CoapConfig.DEDUPLICATOR, CoapConfig.NO_DEDUPLICATOR);
+        }
+        if (blockSize > 0) {
+            config.set(CoapConfig.PREFERRED_BLOCK_SIZE, blockSize);
+            config.set(CoapConfig.MAX_MESSAGE_SIZE, Math.max(blockSize, config.get(CoapConfig.MAX_MESSAGE_SIZE)));
         }
         server = new CoapServer(config);
         CoapEndpoint.Builder endpoint = new CoapEndpoint.Builder().setConfiguration(config);
@@ -95,6 +119,31 @@ public final class CaliforniumServer {
             }
         });
         server.add(fibonacci());
+    }
+
+    /**
+     * Adds {@code /obs} (notifications of {@code type}) and {@code /large} ({@code largeSize} bytes);
+     * {@link #start()} then changes {@code /obs} every {@code periodMs}.
+     */
+    public CaliforniumServer withBeyondResources(Type type, long periodMs, int largeSize) {
+        CoapResource obs = new CoapResource("obs") {
+            @Override
+            public void handleGET(CoapExchange exchange) {
+                exchange.respond(ResponseCode.CONTENT, value.text(), MediaTypeRegistry.TEXT_PLAIN);
+            }
+        };
+        obs.setObservable(true);
+        obs.setObserveType(type);
+        byte[] large = ChangingValue.largeBody(largeSize);
+        server.add(obs, new CoapResource("large") {
+            @Override
+            public void handleGET(CoapExchange exchange) {
+                exchange.respond(ResponseCode.CONTENT, large, MediaTypeRegistry.APPLICATION_OCTET_STREAM);
+            }
+        });
+        observed = obs;
+        observePeriodMs = periodMs;
+        return this;
     }
 
     /**
@@ -129,6 +178,9 @@ public final class CaliforniumServer {
 
     public void start() {
         server.start();
+        if (observed != null) {
+            value.start(observePeriodMs, observed::changed);
+        }
     }
 
     /** The bound address (the real port after binding to port 0). */
@@ -138,6 +190,7 @@ public final class CaliforniumServer {
 
     /** Stops the endpoint and frees Californium's executors. */
     public void destroy() {
+        value.close();
         server.destroy();
     }
 
@@ -147,6 +200,10 @@ public final class CaliforniumServer {
         boolean noDedup = false;
         boolean tcp = false;
         String psk = null;
+        long observePeriodMs = 1000;
+        Type observeType = Type.NON;
+        int largeSize = 1 << 20;
+        int blockSize = 0;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--port" -> port = Integer.parseInt(value(args, ++i, "--port"));
@@ -155,18 +212,25 @@ public final class CaliforniumServer {
                 case "--tcp" -> tcp = true;
                 case "--dtls" -> psk = psk == null ? "bench:secretPSK" : psk;
                 case "--psk" -> psk = value(args, ++i, "--psk");
+                case "--observe-period" -> observePeriodMs = Long.parseLong(value(args, ++i, "--observe-period"));
+                case "--observe-type" -> observeType = Type.valueOf(value(args, ++i, "--observe-type"));
+                case "--large-size" -> largeSize = Integer.parseInt(value(args, ++i, "--large-size"));
+                case "--block-size" -> blockSize = Integer.parseInt(value(args, ++i, "--block-size"));
                 default -> throw new IllegalArgumentException("cf-server: unknown option " + args[i]
-                        + " (use --port N, --bind ADDR, --no-dedup, --tcp, --dtls, --psk ID:SECRET)");
+                        + " (use --port N, --bind ADDR, --no-dedup, --tcp, --dtls, --psk ID:SECRET,"
+                        + " --observe-period MS, --observe-type NON|CON, --large-size BYTES, --block-size N)");
             }
         }
-        CaliforniumServer server = new CaliforniumServer(new InetSocketAddress(bind, port), noDedup, tcp, psk);
+        CaliforniumServer server = new CaliforniumServer(new InetSocketAddress(bind, port), noDedup, tcp, psk, blockSize)
+                .withBeyondResources(observeType, observePeriodMs, largeSize);
         server.start();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.destroy();
             stopped.countDown();
         }, "cf-server-shutdown"));
-        System.err.println("Californium 3.13.0 server on " + (tcp ? "tcp " : psk != null ? "dtls (Scandium) " : "udp ") + server.address() + " (GET /benchmark, /fibonacci?n=N, deduplicator "
+        System.err.println("Californium 3.13.0 server on " + (tcp ? "tcp " : psk != null ? "dtls (Scandium) " : "udp ") + server.address() + " (GET /benchmark, /fibonacci?n=N, /obs " + observeType + " every "
+                + observePeriodMs + " ms, /large " + largeSize + " B, deduplicator "
                 + (noDedup ? "NO_DEDUPLICATOR" : "default") + ")");
         stopped.await();
     }

@@ -52,6 +52,11 @@ public record BenchOptions(LoadSpec load, List<Integer> steps, Path json, Path c
                    stagecoach bench master --slaves HOST:PORT,... [run options] [--exec CMD]
                    stagecoach bench compare [run options] [--server-cmd NAME=CMD]... [--no-default-servers]
                                             [--server-cpus LIST] [--client-cpus LIST]
+                   stagecoach bench observe --server-cmd NAME[:PATH]=CMD... [--observers N] [--rounds R]
+                                            [--server-cpus LIST] [--client-cpus LIST] [--runs K] [--json FILE]
+                                            observe fan-out (C tool coap-observe; docs/benchmarks/observe-blockwise.md)
+                   stagecoach bench blockwise --server-cmd NAME[:PATH]=CMD... [--bodies N] [--szx 6]
+                                            [--before NAME=CMD] [--runs K] [--json FILE]   Block2 goodput (coap-block)
                    stagecoach bench scenario isolation [--uri coap://HOST:PORT] [--duration S] ...
                                             (ecoap §5.3.2; 'scenario isolation help' lists its options)
                    stagecoach bench scenario faults [--rate 0.01] [--kinds LIST] [--clients N] ...

@@ -1,5 +1,6 @@
 package io.stagecoach.bench.cli;
 
+import io.stagecoach.bench.beyond.BeyondRun;
 import io.stagecoach.bench.c.NativeTool;
 import io.stagecoach.bench.cf.CaliforniumServer;
 import io.stagecoach.bench.dist.Slave;
@@ -17,7 +18,7 @@ import java.util.Arrays;
  * {@code stagecoach bench [SUBCOMMAND] [options]}: CoAPBench after Lanter (2013) §6.1, with the
  * HdrHistogram latency of Shi (2018) §5.1.1. Subcommands: none (run here), {@code echo-server},
  * {@code cf-server} (Californium reference), {@code tcp-echo-server}, {@code sc-server} (minimal Stagecoach server),
- * {@code slave}, {@code master}, {@code compare}, {@code scenario}, {@code cluster}, {@code help}. Exit codes: 0 done, 2 bad
+ * {@code slave}, {@code master}, {@code compare}, {@code observe}, {@code blockwise}, {@code scenario}, {@code cluster}, {@code help}. Exit codes: 0 done, 2 bad
  * usage, 3 nothing answered in the first step, 1 any other failure.
  */
 public final class CoapBench {
@@ -78,6 +79,12 @@ public final class CoapBench {
                 }
                 case "cluster" -> {
                     return ClusterMain.run(rest, System.out, System.err);
+                }
+                case "observe" -> {
+                    return BeyondRun.observe(rest, command, System.out, System.err);
+                }
+                case "blockwise" -> {
+                    return BeyondRun.blockwise(rest, command, System.out, System.err);
                 }
                 case "compare" -> {
                     return CompareRun.main(BenchOptions.parse(rest), command);

@@ -1,6 +1,9 @@
 package io.stagecoach.bench.server;
 
+import io.stagecoach.bench.beyond.ChangingValue;
 import io.stagecoach.core.coap.Code;
+import io.stagecoach.core.coap.ContentFormat;
+import io.stagecoach.core.coap.Type;
 import io.stagecoach.core.config.CoapConfig;
 import io.stagecoach.core.config.DeduplicationMode;
 import io.stagecoach.core.server.CoapResource;
@@ -28,9 +31,16 @@ import java.util.concurrent.CountDownLatch;
  * {@code docs/benchmarks/dtls.md}. Its {@code dtls.*} settings come from system properties
  * ({@code -Dstagecoach.dtls.max-sessions=...}).
  *
+ * <p>For the benchmarks beyond GET ({@code bench observe}, {@code bench blockwise}) it also serves
+ * {@code /obs}, observable, whose value changes every {@code --observe-period} ms (default 1000;
+ * notifications {@code --observe-type NON} by default, or CON), and {@code /large}, a body of
+ * {@code --large-size} bytes (default 1 MiB) that goes block-wise (RFC 7959 Block2) in blocks of
+ * at most {@code --block-size} bytes (coap.blockwise.preferred-block-size, default 512; a client
+ * asking for less gets less, RFC 7959 §2.4).
+ *
  * <p>Usage: {@code stagecoach bench sc-server [--port 5683] [--bind ADDR] [--protocol-threads N]
- * [--dedup STRICT|IDEMPOTENT_RELAXED|OFF] [--dtls [--psk ID:SECRET]]}; runs until the process is
- * terminated.
+ * [--dedup STRICT|IDEMPOTENT_RELAXED|OFF] [--dtls [--psk ID:SECRET]] [--observe-period MS]
+ * [--observe-type NON|CON] [--large-size BYTES] [--block-size N]}; runs until the process is terminated.
  */
 public final class BenchServer {
 
@@ -49,6 +59,20 @@ public final class BenchServer {
         return withResource(CoapServer.builder().connector(dtls).config(config).build());
     }
 
+    /**
+     * Adds {@code /obs} (observable, notifications of {@code type}, the value of {@code value}) and
+     * {@code /large} ({@code largeSize} bytes, octet-stream) to {@code server}; returns {@code /obs},
+     * whose {@code changed()} the caller runs when the value changes.
+     */
+    public static CoapResource addBeyondResources(CoapServer server, ChangingValue value, Type type, int largeSize) {
+        CoapResource obs = CoapResource.named("obs").setObservable(true).setObserveType(type)
+                .onGet(ex -> ex.respond(Code.CONTENT, value.text()));
+        byte[] large = ChangingValue.largeBody(largeSize);
+        server.add(obs, CoapResource.named("large").onGet(ex -> ex.respond(Code.CONTENT, large,
+                ContentFormat.OCTET_STREAM)));
+        return obs;
+    }
+
     private static CoapServer withResource(CoapServer server) {
         server.add(CoapResource.named("benchmark").onGet(ex -> ex.respond(Code.CONTENT, "hello world")));
         return server;
@@ -59,6 +83,9 @@ public final class BenchServer {
         String bind = "0.0.0.0";
         boolean dtls = false;
         String psk = "bench:secretPSK";
+        long observePeriodMs = 1000;
+        Type observeType = Type.NON;
+        int largeSize = 1 << 20;
         Configuration.Builder config = Configuration.builder(UdpConfig.DEFINITIONS, TcpConfig.DEFINITIONS,
                 CoapConfig.DEFINITIONS, DtlsConfig.DEFINITIONS).applySystemProperties();
         for (int i = 0; i < args.length; i++) {
@@ -71,8 +98,14 @@ public final class BenchServer {
                         DeduplicationMode.valueOf(value(args, ++i, "--dedup")));
                 case "--dtls" -> dtls = true;
                 case "--psk" -> psk = value(args, ++i, "--psk");
+                case "--observe-period" -> observePeriodMs = Long.parseLong(value(args, ++i, "--observe-period"));
+                case "--observe-type" -> observeType = Type.valueOf(value(args, ++i, "--observe-type"));
+                case "--large-size" -> largeSize = Integer.parseInt(value(args, ++i, "--large-size"));
+                case "--block-size" -> config.set(CoapConfig.BLOCKWISE_PREFERRED_BLOCK_SIZE,
+                        Integer.parseInt(value(args, ++i, "--block-size")));
                 default -> throw new IllegalArgumentException("sc-server: unknown option " + args[i]
-                        + " (use --port N, --bind ADDR, --protocol-threads N, --dedup MODE, --dtls, --psk ID:SECRET)");
+                        + " (use --port N, --bind ADDR, --protocol-threads N, --dedup MODE, --dtls, --psk ID:SECRET,"
+                        + " --observe-period MS, --observe-type NON|CON, --large-size BYTES, --block-size 16..1024)");
             }
         }
         Configuration built = config.build();
@@ -83,14 +116,19 @@ public final class BenchServer {
         InetSocketAddress address = new InetSocketAddress(bind, port >= 0 ? port : dtls ? 5684 : 5683);
         CoapServer server = dtls ? createDtls(address, built, psk.substring(0, colon), psk.substring(colon + 1))
                 : create(address, built);
+        ChangingValue value = new ChangingValue();
+        CoapResource obs = addBeyondResources(server, value, observeType, largeSize);
         server.start();
+        value.start(observePeriodMs, obs::changed);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            value.close();
             server.destroy();
             stopped.countDown();
         }, "sc-server-shutdown"));
         System.err.println("Stagecoach bench server on " + (dtls ? "dtls " : "udp ") + server.addresses()
-                + " (GET /benchmark, protocol threads "
+                + " (GET /benchmark, /obs " + observeType + " every " + observePeriodMs + " ms, /large "
+                + largeSize + " B, protocol threads "
                 + built.get(CoapConfig.PROTOCOL_THREADS) + ", dedup " + built.get(CoapConfig.DEDUPLICATION_MODE) + ")");
         stopped.await();
     }

@@ -271,6 +271,20 @@ public abstract class Message {
             return self();
         }
 
+        /**
+         * Sets a copy of {@code len} bytes of {@code source}'s payload from {@code off}, without
+         * copying the rest of it: one block of a large representation (RFC 7959 §2.4) costs the
+         * block, not the whole body.
+         *
+         * @throws IndexOutOfBoundsException when the range is not inside that payload
+         */
+        public B payload(Message source, int off, int len) {
+            byte[] src = source.payload;
+            Objects.checkFromIndexSize(off, len, src.length);
+            this.payload = len == 0 ? NO_PAYLOAD : Arrays.copyOfRange(src, off, off + len);
+            return self();
+        }
+
         /** Sets the payload to {@code text} in UTF-8. */
         public B payload(String text) {
             this.payload = text.getBytes(StandardCharsets.UTF_8);

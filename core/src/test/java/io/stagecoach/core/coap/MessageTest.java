@@ -135,4 +135,22 @@ class MessageTest {
         assertEquals(EmptyMessage.of(Type.RST, 2), e);
         assertThrows(IllegalArgumentException.class, () -> r.withTypeAndMid(Type.ACK, 65536), "MID range checked");
     }
+
+    @Test
+    void payloadRangeOfAnotherMessageCopiesJustThatRange() {
+        byte[] body = new byte[3000];
+        for (int i = 0; i < body.length; i++) {
+            body[i] = (byte) (i * 7);
+        }
+        Response whole = Response.builder(Code.CONTENT).payload(body).build();
+        Response block = whole.newBuilder().payload(whole, 2048, 952).build();
+        assertEquals(952, block.payloadLength());
+        byte[] got = block.payload();
+        for (int i = 0; i < got.length; i++) {
+            assertEquals(body[2048 + i], got[i], "byte " + i);
+        }
+        assertEquals(0, whole.newBuilder().payload(whole, 3000, 0).build().payloadLength());
+        assertThrows(IndexOutOfBoundsException.class, () -> whole.newBuilder().payload(whole, 2048, 953));
+        assertThrows(IndexOutOfBoundsException.class, () -> whole.newBuilder().payload(whole, -1, 10));
+    }
 }
