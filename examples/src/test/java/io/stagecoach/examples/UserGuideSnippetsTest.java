@@ -20,7 +20,7 @@ import io.stagecoach.core.server.BoundedExecutors;
 import io.stagecoach.core.server.CoapExchange;
 import io.stagecoach.core.server.CoapResource;
 import io.stagecoach.core.server.CoapServer;
-import io.stagecoach.core.server.PeerPrincipal;
+import io.stagecoach.elements.PeerPrincipal;
 import io.stagecoach.elements.config.Configuration;
 import io.stagecoach.elements.dtls.CertificateCredentials;
 import io.stagecoach.elements.dtls.DtlsConnectorConfig.ClientAuth;

@@ -8,6 +8,7 @@ import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.coap.Type;
 import io.stagecoach.core.network.Exchange;
 import io.stagecoach.core.server.internal.ContentFormatSets;
+import io.stagecoach.elements.PeerPrincipal;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.net.InetSocketAddress;

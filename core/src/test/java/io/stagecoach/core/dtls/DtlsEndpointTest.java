@@ -16,7 +16,8 @@ import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.core.network.EndpointCounters.Counter;
 import io.stagecoach.core.server.CoapResource;
 import io.stagecoach.core.server.CoapServer;
-import io.stagecoach.core.server.PeerPrincipal;
+import io.stagecoach.elements.PeerPrincipal;
+import io.stagecoach.elements.RebindingConnector;
 import io.stagecoach.elements.dtls.CertificateCredentials;
 import io.stagecoach.elements.dtls.DtlsConnector;
 import io.stagecoach.elements.dtls.DtlsConnectorConfig.ClientAuth;
@@ -241,7 +242,7 @@ class DtlsEndpointTest {
     void connectionIdKeepsRequestsAndNotificationsFlowingAfterThePortChanges() throws Exception {
         start(d -> d.pskStore(DtlsTestKeys.PSK_STORE));
         obs.setObserveType(io.stagecoach.core.coap.Type.CON);
-        MovableConnector movable = new MovableConnector(
+        RebindingConnector movable = new RebindingConnector(
                 () -> io.stagecoach.elements.udp.UdpConnector.builder().bindAddress(LOOPBACK).build());
         CoapClient client = client("/obs", d -> d.pskCredentials(DtlsTestKeys.sensor()).transport(c -> movable));
         BlockingQueue<String> seen = new LinkedBlockingQueue<>();
@@ -258,7 +259,7 @@ class DtlsEndpointTest {
         });
         assertEquals("0", seen.poll(WAIT.toSeconds(), TimeUnit.SECONDS));
         int before = movable.getAddress().getPort();
-        movable.move();
+        movable.rebind();
         assertTrue(movable.getAddress().getPort() != before);
         client.uri(coaps("/whoami"));
         assertEquals("PSK:sensor-1", client.get().payloadText(), "served from the new port");

@@ -16,8 +16,9 @@ import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.core.network.EndpointCounters.Counter;
 import io.stagecoach.core.server.CoapResource;
 import io.stagecoach.core.server.CoapServer;
-import io.stagecoach.core.server.PeerPrincipal;
 import io.stagecoach.elements.Connector;
+import io.stagecoach.elements.PeerPrincipal;
+import io.stagecoach.elements.RebindingConnector;
 import io.stagecoach.elements.config.Configuration;
 import io.stagecoach.elements.dtls.DtlsConnector;
 import io.stagecoach.elements.dtls.PskCredentials;
@@ -239,7 +240,7 @@ class DtlsLockstepTest {
     void connectionIdCarriesRequestsAndObserveAcrossAnAddressChange() throws Exception {
         startServer();
         int[] port = {40000};
-        MovableConnector roaming = new MovableConnector(() -> tapAt("198.51.100.7", port[0]++));
+        RebindingConnector roaming = new RebindingConnector(() -> tapAt("198.51.100.7", port[0]++));
         CoapEndpoint a = client(roaming, DtlsTestKeys.sensor());
         CoapClient aClient = new CoapClient("coaps://192.0.2.1:5684/obs", a);
         BlockingQueue<String> seen = new LinkedBlockingQueue<>();
@@ -260,7 +261,7 @@ class DtlsLockstepTest {
         assertEquals("1", seen.poll(), "a CON notification before the move");
 
         InetSocketAddress old = roaming.getAddress();
-        roaming.move(); // NAT rebinding: a new port, the DTLS session and the CoAP endpoint unaware
+        roaming.rebind(); // NAT rebinding: a new port, the DTLS session and the CoAP endpoint unaware
         assertEquals(old.getPort() + 1, roaming.getAddress().getPort());
         assertEquals("PSK:sensor-1", get(a, "/whoami").payloadText(), "a request from the new address");
         assertEquals(1, serverDtls().dtlsCounters().addressChanges(), "the session moved with it (RFC 9146 §6)");

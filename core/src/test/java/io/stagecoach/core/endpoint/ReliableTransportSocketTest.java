@@ -213,6 +213,20 @@ class ReliableTransportSocketTest {
             }
         }
 
+        /**
+         * Whether the server has closed: end of stream, or a reset. The server closes right after
+         * its Abort (RFC 8323 §5.6) while the hostile frame's last bytes may still be unread in its
+         * socket or not yet arrived; TCP then answers with RST instead of FIN (RFC 1122
+         * §4.2.2.13), which is still the close the test waits for.
+         */
+        boolean closed() throws Exception {
+            try {
+                return socket.getInputStream().read() < 0;
+            } catch (java.net.SocketException reset) {
+                return true;
+            }
+        }
+
         void write(byte[] bytes) throws Exception {
             socket.getOutputStream().write(bytes);
             socket.getOutputStream().flush();
@@ -262,7 +276,7 @@ class ReliableTransportSocketTest {
                     io.stagecoach.core.coap.SignalingMessage abort = p.parser.parseSignal(p.next());
                     assertEquals(Code.ABORT, abort.code());
                     assertTrue(!abort.diagnostic().isEmpty());
-                    assertEquals(null, p.next(), "closed after the Abort");
+                    assertTrue(p.closed(), "closed after the Abort");
                 }
             }
         }

@@ -1,5 +1,6 @@
 package io.stagecoach.elements.dtls;
 
+import io.stagecoach.elements.PeerPrincipal;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.security.GeneralSecurityException;
@@ -114,10 +115,10 @@ final class BcCredentials {
     }
 
     /** The principal a verified peer certificate stands for. */
-    public static DtlsPrincipal principalOf(Certificate certificate) throws IOException {
+    public static PeerPrincipal principalOf(Certificate certificate) throws IOException {
         if (certificate.getCertificateType() == CertificateType.RawPublicKey) {
-            return DtlsPrincipal.rawPublicKey(rawPublicKey(certificate));
+            return PeerPrincipal.rawPublicKey(rawPublicKey(certificate));
         }
-        return DtlsPrincipal.x509(x509Chain(certificate).get(0).getSubjectX500Principal().getName());
+        return PeerPrincipal.x509(x509Chain(certificate).get(0).getSubjectX500Principal().getName());
     }
 }

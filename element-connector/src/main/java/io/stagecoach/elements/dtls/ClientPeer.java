@@ -1,5 +1,6 @@
 package io.stagecoach.elements.dtls;
 
+import io.stagecoach.elements.PeerPrincipal;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -103,7 +104,7 @@ final class ClientPeer extends AbstractTlsClient {
         if (psk == null) {
             return null;
         }
-        principal = DtlsPrincipal.psk(psk.identity());
+        principal = PeerPrincipal.psk(psk.identity());
         return new BasicTlsPSKIdentity(psk.identity().getBytes(StandardCharsets.UTF_8), psk.secret());
     }
 

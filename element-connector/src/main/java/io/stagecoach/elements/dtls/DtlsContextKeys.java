@@ -1,6 +1,7 @@
 package io.stagecoach.elements.dtls;
 
 import io.stagecoach.elements.EndpointContext;
+import io.stagecoach.elements.PeerPrincipal;
 import java.security.Principal;
 
 /**
@@ -13,9 +14,11 @@ public final class DtlsContextKeys {
     private DtlsContextKeys() {
     }
 
-    /** The authenticated peer ({@link DtlsPrincipal}). */
-    public static final EndpointContext.Key<Principal> PRINCIPAL =
-            new EndpointContext.Key<>("dtls.principal", Principal.class);
+    /**
+     * The authenticated peer, a {@link PeerPrincipal}: the same key as
+     * {@link PeerPrincipal#CONTEXT_KEY}, listed here beside the other DTLS attributes.
+     */
+    public static final EndpointContext.Key<Principal> PRINCIPAL = PeerPrincipal.CONTEXT_KEY;
 
     /** The DTLS session ID, lower-case hex; empty when the server issued none. */
     public static final EndpointContext.Key<String> SESSION_ID =

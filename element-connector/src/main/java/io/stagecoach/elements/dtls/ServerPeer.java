@@ -1,5 +1,6 @@
 package io.stagecoach.elements.dtls;
 
+import io.stagecoach.elements.PeerPrincipal;
 import io.stagecoach.elements.SafeText;
 import io.stagecoach.elements.dtls.DtlsConnectorConfig.ClientAuth;
 import java.io.IOException;
@@ -189,7 +190,7 @@ final class ServerPeer extends AbstractTlsServer {
                 try {
                     byte[] secret = psk.secret(identity);
                     if (secret != null) {
-                        principal = DtlsPrincipal.psk(new String(identity, StandardCharsets.UTF_8));
+                        principal = PeerPrincipal.psk(new String(identity, StandardCharsets.UTF_8));
                     }
                     return secret;
                 } catch (IOException e) {
@@ -233,7 +234,7 @@ final class ServerPeer extends AbstractTlsServer {
         Principal who = principal;
         if (who == null && p.isResumedSession()) {
             if (p.getPSKIdentity() != null) {
-                who = DtlsPrincipal.psk(new String(p.getPSKIdentity(), StandardCharsets.UTF_8));
+                who = PeerPrincipal.psk(new String(p.getPSKIdentity(), StandardCharsets.UTF_8));
             } else if (p.getPeerCertificate() != null && !p.getPeerCertificate().isEmpty()) {
                 who = BcCredentials.principalOf(p.getPeerCertificate());
             }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stagecoach.elements.Connector;
+import io.stagecoach.elements.PeerPrincipal;
 import io.stagecoach.elements.RawData;
 import io.stagecoach.elements.dtls.DtlsTestSupport.Inbox;
 import io.stagecoach.elements.dtls.DtlsTestSupport.Pki;
@@ -58,7 +59,7 @@ class DtlsConnectorTest {
 
         assertEquals("echo:hello", roundTrip(client, inbox, server.getAddress(), "hello"));
         RawData atServer = seen.take();
-        assertEquals(DtlsPrincipal.psk("client1"), atServer.context().attribute(DtlsContextKeys.PRINCIPAL));
+        assertEquals(PeerPrincipal.psk("client1"), atServer.context().attribute(DtlsContextKeys.PRINCIPAL));
         assertEquals("TLS_PSK_WITH_AES_128_CCM_8", atServer.context().attribute(DtlsContextKeys.CIPHER_SUITE));
         assertNotNull(atServer.context().attribute(DtlsContextKeys.CONNECTION_ID), "server issued a CID");
         assertEquals(12, atServer.context().attribute(DtlsContextKeys.CONNECTION_ID).length());
@@ -138,6 +139,6 @@ class DtlsConnectorTest {
                 .certificateVerifier(TrustStoreVerifier.of(List.of(), List.of(serverKeys.getPublic()))));
         DtlsTestSupport.send(client, server.getAddress(), "rpk".getBytes()).get(TIMEOUT_S, TimeUnit.SECONDS);
         RawData d = seen.take();
-        assertEquals(DtlsPrincipal.rawPublicKey(clientKeys.getPublic()), d.context().attribute(DtlsContextKeys.PRINCIPAL));
+        assertEquals(PeerPrincipal.rawPublicKey(clientKeys.getPublic()), d.context().attribute(DtlsContextKeys.PRINCIPAL));
     }
 }

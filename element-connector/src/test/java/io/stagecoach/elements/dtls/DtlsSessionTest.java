@@ -9,10 +9,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.ForwardingConnector;
+import io.stagecoach.elements.PeerPrincipal;
 import io.stagecoach.elements.RawData;
+import io.stagecoach.elements.RebindingConnector;
 import io.stagecoach.elements.dtls.DtlsTestSupport.Inbox;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
 import io.stagecoach.elements.time.VirtualClock;
+import io.stagecoach.elements.udp.UdpConnector;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
@@ -66,7 +69,8 @@ class DtlsSessionTest {
     void sessionSurvivesTheClientsPortChangingThanksToTheConnectionId() throws Exception {
         DtlsConnector server = open(DtlsTestSupport.pskServer());
         DtlsTestSupport.echo(server);
-        RebindableConnector socket = new RebindableConnector();
+        RebindingConnector socket = new RebindingConnector(
+                () -> UdpConnector.builder().bindAddress(DtlsTestSupport.LOOPBACK).build());
         DtlsConnector client = open(DtlsTestSupport.pskClient().transport(c -> socket));
         Inbox inbox = new Inbox();
         inbox.attach(client);
@@ -87,7 +91,8 @@ class DtlsSessionTest {
     void withoutConnectionIdsAPortChangeNeedsANewHandshake() throws Exception {
         DtlsConnector server = open(DtlsTestSupport.pskServer().cidLength(0));
         DtlsTestSupport.echo(server);
-        RebindableConnector socket = new RebindableConnector();
+        RebindingConnector socket = new RebindingConnector(
+                () -> UdpConnector.builder().bindAddress(DtlsTestSupport.LOOPBACK).build());
         DtlsConnector client = open(DtlsTestSupport.pskClient().transport(c -> socket));
         Inbox inbox = new Inbox();
         inbox.attach(client);
@@ -114,7 +119,7 @@ class DtlsSessionTest {
         assertEquals("echo:two", roundTrip(client, inbox, server.getAddress(), "two"));
         assertEquals(1, server.dtlsCounters().sessionsResumed());
         assertEquals(firstId, server.sessionContext(client.getAddress()).attribute(DtlsContextKeys.SESSION_ID));
-        assertEquals(DtlsPrincipal.psk("client1"),
+        assertEquals(PeerPrincipal.psk("client1"),
                 server.sessionContext(client.getAddress()).attribute(DtlsContextKeys.PRINCIPAL));
     }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stagecoach.elements.EndpointContext;
+import io.stagecoach.elements.PeerPrincipal;
 import io.stagecoach.elements.RawData;
 import io.stagecoach.elements.dtls.DtlsTestSupport.Pki;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
@@ -57,7 +58,7 @@ class LibcoapClientInteropTest {
         String out = LibcoapInteropSupport.run(List.of(bin, "-u", "id", "-k", "key", "-B", "10", "-m", "get", uri()), 20);
         assertTrue(out.contains("stagecoach"), client + " printed: " + out);
         RawData request = seen.peek();
-        assertEquals(DtlsPrincipal.psk("id"), request.context().attribute(DtlsContextKeys.PRINCIPAL));
+        assertEquals(PeerPrincipal.psk("id"), request.context().attribute(DtlsContextKeys.PRINCIPAL));
         assertEquals(1, server.dtlsCounters().handshakesSucceeded());
     }
 

@@ -8,7 +8,7 @@ import io.stagecoach.core.client.CoapHandler;
 import io.stagecoach.core.client.CoapObserveRelation;
 import io.stagecoach.core.client.CoapResponse;
 import io.stagecoach.core.interop.PeerProcess;
-import io.stagecoach.core.server.PeerPrincipal;
+import io.stagecoach.elements.PeerPrincipal;
 import io.stagecoach.elements.dtls.CertificateCredentials;
 import io.stagecoach.elements.dtls.DtlsContextKeys;
 import io.stagecoach.elements.dtls.PskCredentials;

@@ -8,7 +8,7 @@ import io.stagecoach.core.client.CoapResponse;
 import io.stagecoach.core.interop.InteropPeers;
 import io.stagecoach.core.interop.Peer;
 import io.stagecoach.core.interop.PeerProcess;
-import io.stagecoach.core.server.PeerPrincipal;
+import io.stagecoach.elements.PeerPrincipal;
 import io.stagecoach.elements.dtls.CertificateCredentials;
 import io.stagecoach.elements.dtls.TrustStoreVerifier;
 import io.stagecoach.elements.testing.TestCertificates;
@@ -29,10 +29,10 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * CoAP over DTLS (coaps) with libcoap 4.3.1, each peer a separate process on loopback:

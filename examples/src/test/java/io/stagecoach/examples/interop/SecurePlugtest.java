@@ -4,7 +4,7 @@ import io.stagecoach.core.config.CoapConfig;
 import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.core.server.CoapResource;
 import io.stagecoach.core.server.CoapServer;
-import io.stagecoach.core.server.PeerPrincipal;
+import io.stagecoach.elements.PeerPrincipal;
 import io.stagecoach.elements.config.Configuration;
 import io.stagecoach.elements.dtls.CertificateCredentials;
 import io.stagecoach.elements.dtls.DtlsConnectorConfig.ClientAuth;

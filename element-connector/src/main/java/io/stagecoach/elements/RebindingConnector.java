@@ -1,24 +1,21 @@
-package io.stagecoach.examples.cli;
+package io.stagecoach.elements;
 
-import io.stagecoach.elements.Connector;
-import io.stagecoach.elements.ConnectorCounters;
-import io.stagecoach.elements.RawData;
-import io.stagecoach.elements.RawDataReceiver;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
- * The datagram connector under {@code ./stagecoach client --rebind}: {@link #rebind()} moves to a
- * fresh connector, i.e. a new local port, as a cellular NAT does when its binding times out, and
- * tells nothing above. A DTLS session on top keeps its keys and its Connection ID (RFC 9146 §6:
+ * A datagram connector that moves to a new local address on demand, as a cellular NAT does when
+ * its binding times out: {@link #rebind()} continues on a fresh connector from the factory and
+ * tells nothing above. It sits under {@code ./stagecoach client --rebind}, and under a DTLS client
+ * ({@code DtlsConnectorConfig.Builder.transport}) to test Connection IDs. A DTLS session on top keeps its keys and its Connection ID (RFC 9146 §6:
  * the server finds it by the ID, not the address); plain CoAP simply arrives from a new port.
  *
  * <p>The new connector is started before the old one is destroyed, so the OS cannot hand out the
  * same port again, and the counters are those of the current connector.
  */
-final class RebindingConnector implements Connector {
+public final class RebindingConnector implements Connector {
 
     private final Supplier<Connector> factory;
     private volatile Connector current;
@@ -26,7 +23,7 @@ final class RebindingConnector implements Connector {
     private volatile boolean running;
 
     /** @param factory makes an unstarted connector on an ephemeral port, once now and once per rebind */
-    RebindingConnector(Supplier<Connector> factory) {
+    public RebindingConnector(Supplier<Connector> factory) {
         this.factory = Objects.requireNonNull(factory, "factory");
         this.current = factory.get();
     }
@@ -38,7 +35,7 @@ final class RebindingConnector implements Connector {
      * @return the new local address
      * @throws IOException when the new connector cannot bind (the old one then stays)
      */
-    synchronized InetSocketAddress rebind() throws IOException {
+    public synchronized InetSocketAddress rebind() throws IOException {
         Connector moved = factory.get();
         moved.setRawDataReceiver(receiver);
         if (running) {

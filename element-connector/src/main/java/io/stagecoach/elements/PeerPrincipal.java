@@ -1,8 +1,5 @@
-package io.stagecoach.core.server;
+package io.stagecoach.elements;
 
-import io.stagecoach.elements.EndpointContext;
-import io.stagecoach.elements.dtls.DtlsContextKeys;
-import io.stagecoach.elements.dtls.DtlsPrincipal;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.Principal;
@@ -17,7 +14,7 @@ import javax.security.auth.x500.X500Principal;
  * Who the peer of a request proved to be in its DTLS handshake (RFC 7252 §9.1.3): the identity
  * of its pre-shared key, the subject of its X.509 certificate, or its raw public key (RFC 7250).
  * Immutable; equal when kind and name are. A handler reads it with
- * {@link CoapExchange#principal()} to authorize:
+ * {@code CoapExchange.principal()} to authorize:
  *
  * <pre>{@code
  * if (!ex.principal().map(p -> p.equals(PeerPrincipal.psk("sensor-1"))).orElse(false)) {
@@ -27,9 +24,12 @@ import javax.security.auth.x500.X500Principal;
  * }</pre>
  *
  * <p>Requests over plain UDP, TCP or WebSockets, and DTLS clients a server did not ask for a
- * certificate (with ECDHE_ECDSA and no client authentication), have none.
+ * certificate (with ECDHE_ECDSA and no client authentication), have none. A connector that
+ * authenticates its peers (DTLS) puts it on the {@link EndpointContext} of every datagram it
+ * delivers, under {@link #CONTEXT_KEY}; a client reads the server's the same way with
+ * {@link #of(EndpointContext)}.
  */
-public final class PeerPrincipal {
+public final class PeerPrincipal implements Principal {
 
     /** How the peer authenticated. */
     public enum Kind {
@@ -40,6 +40,10 @@ public final class PeerPrincipal {
         /** A raw public key (RFC 7250); the name is {@code rpk:} and the base64 SubjectPublicKeyInfo. */
         RAW_PUBLIC_KEY
     }
+
+    /** The context attribute an authenticating connector sets. */
+    public static final EndpointContext.Key<Principal> CONTEXT_KEY =
+            new EndpointContext.Key<>("dtls.principal", Principal.class);
 
     private static final String RPK_PREFIX = "rpk:";
 
@@ -67,25 +71,15 @@ public final class PeerPrincipal {
     }
 
     /**
-     * The principal the connector put on {@code context} (a DTLS session's), or empty.
+     * The principal a connector put on {@code context}, or empty. A plain {@link X500Principal}
+     * (e.g. from a custom connector's {@code SSLSession}) is read as an X.509 subject.
      */
     public static Optional<PeerPrincipal> of(EndpointContext context) {
-        Principal p = context.attribute(DtlsContextKeys.PRINCIPAL);
-        if (p == null) {
-            return Optional.empty();
+        Principal p = context.attribute(CONTEXT_KEY);
+        if (p instanceof PeerPrincipal known) {
+            return Optional.of(known);
         }
-        if (p instanceof DtlsPrincipal d) {
-            Kind kind = switch (d.kind()) {
-                case PSK -> Kind.PSK;
-                case X509 -> Kind.X509;
-                case RAW_PUBLIC_KEY -> Kind.RAW_PUBLIC_KEY;
-            };
-            return Optional.of(new PeerPrincipal(kind, d.getName()));
-        }
-        if (p instanceof X500Principal x) {
-            return Optional.of(new PeerPrincipal(Kind.X509, x.getName()));
-        }
-        return Optional.empty();
+        return p instanceof X500Principal x ? Optional.of(x509(x.getName())) : Optional.empty();
     }
 
     public Kind kind() {
@@ -94,6 +88,12 @@ public final class PeerPrincipal {
 
     /** The PSK identity, the certificate subject, or {@code rpk:<base64>} (see {@link Kind}). */
     public String name() {
+        return name;
+    }
+
+    /** The same as {@link #name()}. */
+    @Override
+    public String getName() {
         return name;
     }
 
