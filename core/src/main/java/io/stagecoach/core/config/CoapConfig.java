@@ -295,10 +295,11 @@ public final class CoapConfig {
 
     public static final Definition<Integer> OBSERVE_MAX_NOTIFICATIONS_IN_FLIGHT = Definition.integer("coap.observe.max-notifications-in-flight")
             .defaultValue(1024).range(1, 10_000_000).unit("datagrams")
-            .doc("Notification datagrams an endpoint has handed to its connector and not yet seen sent;"
-                    + " a further notification counts as lost (a confirmable one is retransmitted later),"
+            .doc("Notification datagrams an endpoint has handed to its connector and not yet seen sent,"
                     + " so a burst of notifications cannot crowd other traffic out of the connector's"
-                    + " outbound queue.")
+                    + " outbound queue. Further notifications wait in the endpoint, in order, and go out as"
+                    + " earlier ones are sent; when 64 times this many are waiting, a further one counts as"
+                    + " lost (a confirmable one is retransmitted later).")
             .build();
 
     public static final Definition<Integer> OBSERVE_MAX_OBSERVERS_PER_RESOURCE = Definition.integer("coap.observe.max-observers-per-resource")

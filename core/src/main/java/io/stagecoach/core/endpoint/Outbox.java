@@ -30,6 +30,8 @@ import io.stagecoach.elements.SendCallback;
 import io.stagecoach.elements.time.Clock;
 import java.net.InetSocketAddress;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -39,8 +41,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>It also keeps the amplification limit (RFC 7252 §11.3): every datagram answering a request
  * from an address not verified ({@link AddressVerifier}) counts against factor × the request's
  * size. A first response over the limit is replaced by 4.01 with an Echo challenge (RFC 9175
- * §2.4); a later one (a notification, a retransmission) is not sent, as if lost. Notifications may
- * occupy at most OBSERVE_MAX_NOTIFICATIONS_IN_FLIGHT places in the connector's outbound queue.
+ * §2.4); a later one (a notification, a retransmission) is not sent, as if lost.
+ *
+ * <p>Notifications occupy at most OBSERVE_MAX_NOTIFICATIONS_IN_FLIGHT places in the connector's
+ * outbound queue, so that a fan-out cannot crowd other traffic out of it. Further notifications
+ * wait here, encoded and in order, and go out as the connector reports earlier ones sent; a
+ * fan-out to more observers than the share is thus paced by the connector, not cut off. The
+ * wait is bounded ({@value #HOLD_FACTOR} × the share); beyond it a notification counts as lost
+ * (a confirmable one is retransmitted, a non-confirmable one superseded by the next).
  *
  * <p>Runs on the thread that holds the exchange.
  */
@@ -59,16 +67,25 @@ final class Outbox implements LayerStack.Outbox {
     private final AddressVerifier verifier;
     private final int maxNotificationsInFlight;
     private final AtomicInteger notificationsInFlight = new AtomicInteger();
-    /** One callback for every notification: it only gives its in-flight slot back. */
+    /** Notifications waiting for a place in the connector's queue, oldest first. */
+    private final ConcurrentLinkedQueue<HeldNotification> waiting = new ConcurrentLinkedQueue<>();
+    // counted apart: ConcurrentLinkedQueue.size() walks the queue
+    private final AtomicInteger waitingCount = new AtomicInteger();
+    private final AtomicBoolean releasing = new AtomicBoolean();
+    /** How many shares of notifications may wait here, beyond the share in the connector's queue. */
+    static final int HOLD_FACTOR = 64;
+    /** One callback for every notification: it gives its in-flight place to the next waiting one. */
     private final SendCallback notificationSent = new SendCallback() {
         @Override
         public void onSent() {
             notificationsInFlight.decrementAndGet();
+            releaseWaiting();
         }
 
         @Override
         public void onFailed(Throwable cause) {
             notificationsInFlight.decrementAndGet();
+            releaseWaiting();
         }
     };
 
@@ -138,16 +155,11 @@ final class Outbox implements LayerStack.Outbox {
             }
             exchange.addSentBytes(bytes.length);
         }
-        SendCallback callback = null;
-        if (r.type() != Type.ACK && !exchange.isLocal() && r.options().has(OptionNumber.OBSERVE)
-                && isNotification(exchange)) {
-            // A notification: it may take only its share of the connector's outbound queue.
-            if (notificationsInFlight.get() >= maxNotificationsInFlight) {
-                counters.increment(Counter.NOTIFICATIONS_HELD);
-                return; // as if lost: a CON one is retransmitted, a NON one superseded by the next
-            }
-            notificationsInFlight.incrementAndGet();
-            callback = notificationSent;
+        boolean notification = r.type() != Type.ACK && !exchange.isLocal() && r.options().has(OptionNumber.OBSERVE)
+                && isNotification(exchange);
+        if (notification && waitingCount.get() >= HOLD_FACTOR * maxNotificationsInFlight) {
+            counters.increment(Counter.NOTIFICATIONS_DROPPED);
+            return; // as if lost: a CON one is retransmitted, a NON one superseded by the next
         }
         for (MessageInterceptor i : interceptors) {
             i.sendResponse(r);
@@ -158,7 +170,66 @@ final class Outbox implements LayerStack.Outbox {
         } else if (r.type() == Type.NON && request.type() == Type.NON) {
             dedup.complete(exchange.peer().peer(), request.mid(), bytes);
         }
-        transmit(exchange, r.type(), bytes, callback);
+        if (notification) {
+            sendNotification(exchange, r.type(), bytes);
+        } else {
+            transmit(exchange, r.type(), bytes, null);
+        }
+    }
+
+    /**
+     * A notification takes a place in the connector's queue if one is free and none is waiting
+     * (so that they leave in order); otherwise it waits for {@link #releaseWaiting}.
+     */
+    private void sendNotification(Exchange exchange, Type type, byte[] bytes) {
+        if (waitingCount.get() == 0 && tryTakePlace()) {
+            transmit(exchange, type, bytes, notificationSent);
+            return;
+        }
+        counters.increment(Counter.NOTIFICATIONS_HELD);
+        waitingCount.incrementAndGet();
+        waiting.add(new HeldNotification(exchange, type, bytes));
+        releaseWaiting(); // a place may have come free since the check
+    }
+
+    private boolean tryTakePlace() {
+        while (true) {
+            int n = notificationsInFlight.get();
+            if (n >= maxNotificationsInFlight) {
+                return false;
+            }
+            if (notificationsInFlight.compareAndSet(n, n + 1)) {
+                return true;
+            }
+        }
+    }
+
+    /**
+     * Moves waiting notifications into free places. One thread at a time: a connector that reports
+     * a send from inside {@code send} re-enters here, finds the flag taken and returns, and the
+     * loop of the outer call carries on, so the stack does not grow with the queue.
+     */
+    private void releaseWaiting() {
+        while (waitingCount.get() > 0 && notificationsInFlight.get() < maxNotificationsInFlight
+                && releasing.compareAndSet(false, true)) {
+            try {
+                while (waitingCount.get() > 0 && tryTakePlace()) {
+                    HeldNotification next = waiting.poll();
+                    if (next == null) {
+                        notificationsInFlight.decrementAndGet(); // counted but not yet queued: its adder releases it
+                        break;
+                    }
+                    waitingCount.decrementAndGet();
+                    transmit(next.exchange(), next.type(), next.bytes(), notificationSent);
+                }
+            } finally {
+                releasing.set(false);
+            }
+        }
+    }
+
+    /** An encoded notification waiting for a place in the connector's queue. */
+    private record HeldNotification(Exchange exchange, Type type, byte[] bytes) {
     }
 
     /** Whether {@code exchange} answered its registration already: what it sends now is a notification. */

@@ -60,8 +60,13 @@ public final class EndpointCounters {
          * by a 4.01 Echo challenge, or not sent.
          */
         AMPLIFICATION_LIMITED,
-        /** Notifications not sent because too many were waiting in the connector already. */
+        /**
+         * Notifications that waited for a place because their share of the connector's queue
+         * ({@code coap.observe.max-notifications-in-flight}) was full; they are sent later.
+         */
         NOTIFICATIONS_HELD,
+        /** Notifications not sent because too many were waiting already: counted as lost. */
+        NOTIFICATIONS_DROPPED,
         /**
          * Exchanges that followed their peer to a new address: a DTLS session with a connection ID
          * moved (RFC 9146 §6) while a separate response or an observe relation was open.

@@ -141,7 +141,7 @@ class ObserveHardeningTest {
     }
 
     @Test
-    void notificationsTakeOnlyTheirShareOfTheOutboundQueue() throws Exception {
+    void notificationsTakeOnlyTheirShareOfTheOutboundQueueAndTheRestWaitTheirTurn() throws Exception {
         start(config().set(CoapConfig.OBSERVE_MAX_NOTIFICATIONS_IN_FLIGHT, 8).build(), true);
         register(20);
         held.clear(); // the registration answers are not notifications
@@ -150,7 +150,7 @@ class ObserveHardeningTest {
         clock.runDue();
         List<List<String>> first = received();
         assertEquals(8, first.stream().filter(t -> !t.isEmpty()).count(), "8 notifications in flight: " + first);
-        assertEquals(12, endpoint.counters().get(Counter.NOTIFICATIONS_HELD), "the other 12 held back");
+        assertEquals(12, endpoint.counters().get(Counter.NOTIFICATIONS_HELD), "the other 12 wait");
 
         LockstepPeer other = LockstepPeer.attach("other", net, new InetSocketAddress("10.0.2.1", 40_000), clock)
                 .defaultDestination(SERVER);
@@ -158,13 +158,44 @@ class ObserveHardeningTest {
         other.con().get().mid(7).token("0b").path("obs").go();
         other.expect().type(Type.ACK).code(Code.CONTENT).mid(7).payload("v1");
 
-        held.forEach(SendCallback::onSent); // the queue drained
-        held.clear();
+        List<List<String>> later = new ArrayList<>();
+        for (int turn = 0; turn < 2; turn++) {
+            completeHeldSends(); // the connector's queue drains: each place goes to a waiting notification
+            clock.runDue();
+            assertTrue(held.size() <= 8, "never more than the share in the connector: " + held.size());
+            later.addAll(received());
+        }
+        long notified = later.stream().filter(t -> t.equals(List.of("v1"))).count();
+        assertEquals(12, notified, "the 12 that waited arrive, once each: " + later);
+        assertEquals(0, endpoint.counters().get(Counter.NOTIFICATIONS_DROPPED));
+
+        completeHeldSends();
         value = "v2";
         obs.changed();
         clock.runDue();
         List<List<String>> second = received();
         assertEquals(8, second.stream().filter(t -> t.equals(List.of("v2"))).count(), "8 more in flight: " + second);
+    }
+
+    @Test
+    void notificationsBeyondTheWaitingBoundCountAsLost() throws Exception {
+        start(config().set(CoapConfig.OBSERVE_MAX_NOTIFICATIONS_IN_FLIGHT, 1)
+                .set(CoapConfig.OBSERVE_MAX_OBSERVERS_PER_RESOURCE, 200).build(), true);
+        register(100);
+        held.clear();
+        value = "v1";
+        obs.changed();
+        clock.runDue();
+        assertEquals(1, received().stream().filter(t -> !t.isEmpty()).count(), "1 in flight");
+        assertEquals(64, endpoint.counters().get(Counter.NOTIFICATIONS_HELD), "64 (64 x 1) wait");
+        assertEquals(35, endpoint.counters().get(Counter.NOTIFICATIONS_DROPPED), "the rest are lost");
+    }
+
+    /** Reports every datagram the test connector holds as sent; sends this triggers are held anew. */
+    private void completeHeldSends() {
+        List<SendCallback> done = new ArrayList<>(held);
+        held.clear();
+        done.forEach(SendCallback::onSent);
     }
 
     /**
