@@ -453,8 +453,8 @@ final class ReliableTransport implements ConnectionHandler, LayerStack.Outbox {
 
     /**
      * The connection of {@code exchange}: the one its request came on (kept on the exchange, so a
-     * server finds it without a lookup by address per request: two such lookups per request were a
-     * fifth of the I/O thread's Java time with 1000 connections), else the one with its peer.
+     * server finds it without a lookup by address per request: with 1000 connections, such
+     * lookups were 9 % of the I/O thread's Java time), else the one with its peer.
      */
     private ReliableConnection connectionOf(Exchange exchange) {
         ReliableConnection c = exchange.get(CONNECTION);
