@@ -15,12 +15,14 @@ import java.util.concurrent.TimeUnit;
  * The benchmark's C programs ({@code coap-load}, {@code udp-echo}), kept as sources on the class
  * path and compiled with {@code gcc -O2} on first use into
  * {@code ${java.io.tmpdir}/stagecoach-bench-native/NAME-HASH}, the hash being that of the source:
- * a changed source gets a new binary. They are benchmark instruments only: nothing of the
- * product or of CI builds or runs them.
+ * a changed source gets a new binary. The tools share {@value #HEADER} (clock, CPU time), which
+ * is written beside each source and counted in the hash. They are benchmark instruments only:
+ * nothing of the product or of CI builds or runs them.
  */
 public final class NativeTool {
 
     private static final String RESOURCE_DIR = "/io/stagecoach/bench/native/";
+    static final String HEADER = "coap-tool.h";
 
     private NativeTool() {
     }
@@ -31,22 +33,20 @@ public final class NativeTool {
      * @throws IOException when the source is missing, gcc is not installed or compiling fails
      */
     public static synchronized Path binary(String name) throws IOException {
-        byte[] source;
-        try (InputStream in = NativeTool.class.getResourceAsStream(RESOURCE_DIR + name + ".c")) {
-            if (in == null) {
-                throw new IOException("no C source for " + name + " on the class path");
-            }
-            source = in.readAllBytes();
-        }
+        byte[] source = resource(name + ".c");
+        byte[] header = resource(HEADER);
         Path dir = Path.of(System.getProperty("java.io.tmpdir"), "stagecoach-bench-native");
         Files.createDirectories(dir);
-        Path binary = dir.resolve(name + "-" + hash(source));
+        Path binary = dir.resolve(name + "-" + hash(source, header));
         if (Files.isExecutable(binary)) {
             return binary;
         }
-        Path src = Files.createTempFile(dir, name, ".c");
-        Path out = Files.createTempFile(dir, name, ".out");
+        // a directory of its own: another JVM may compile the same tool at the same time
+        Path work = Files.createTempDirectory(dir, name);
+        Path src = work.resolve(name + ".c");
+        Path out = work.resolve(name + ".out");
         try {
+            Files.write(work.resolve(HEADER), header);
             Files.write(src, source);
             Process gcc;
             try {
@@ -68,12 +68,25 @@ public final class NativeTool {
         } finally {
             Files.deleteIfExists(src);
             Files.deleteIfExists(out);
+            Files.deleteIfExists(work.resolve(HEADER));
+            Files.deleteIfExists(work);
         }
     }
 
-    private static String hash(byte[] source) {
+    private static byte[] resource(String file) throws IOException {
+        try (InputStream in = NativeTool.class.getResourceAsStream(RESOURCE_DIR + file)) {
+            if (in == null) {
+                throw new IOException("no C source " + file + " on the class path");
+            }
+            return in.readAllBytes();
+        }
+    }
+
+    private static String hash(byte[] source, byte[] header) {
         try {
-            byte[] d = MessageDigest.getInstance("SHA-256").digest(source);
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            sha.update(header);
+            byte[] d = sha.digest(source);
             return HexFormat.of().formatHex(d, 0, 6);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is required of every JVM", e);

@@ -28,6 +28,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "coap-tool.h"
+
 #define MAX_DATAGRAM 65536
 #define MAX_BODIES 100000
 
@@ -38,12 +40,6 @@ static uint16_t mid;
 static uint8_t echo[40];
 static int echo_len;
 static long retransmissions, echoes, stray;
-
-static uint64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t) ts.tv_sec * 1000000000ull + (uint64_t) ts.tv_nsec;
-}
 
 /* one option after the previous number `*last`: header, extended delta/length, value */
 static int put_option(uint8_t *b, int pos, int *last, int number, const uint8_t *v, int len) {
@@ -158,32 +154,6 @@ static int exchange(const uint8_t *req, int len, uint32_t token, double rto, uin
         }
     }
     return -1;
-}
-
-static double process_cpu_s(long pid) {
-    if (pid <= 0) return -1;
-    char p[64], buf[2048];
-    snprintf(p, sizeof p, "/proc/%ld/stat", pid);
-    FILE *f = fopen(p, "r");
-    if (!f) return -1;
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = 0;
-    char *q = strrchr(buf, ')');
-    unsigned long ut = 0, st = 0;
-    if (!q || sscanf(q + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2) return -1;
-    return (double) (ut + st) / (double) sysconf(_SC_CLK_TCK);
-}
-
-static double self_cpu_s(void) {
-    struct rusage u;
-    getrusage(RUSAGE_SELF, &u);
-    return (double) u.ru_utime.tv_sec + u.ru_utime.tv_usec / 1e6 + (double) u.ru_stime.tv_sec + u.ru_stime.tv_usec / 1e6;
-}
-
-static int cmp_u64(const void *a, const void *b) {
-    uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
-    return x < y ? -1 : x > y;
 }
 
 static void usage(void) {

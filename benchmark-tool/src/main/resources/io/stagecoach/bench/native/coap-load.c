@@ -46,6 +46,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "coap-tool.h"
+
 #define MAX_BATCH 256
 #define MAX_DATAGRAM 2048
 #define MAX_CLIENTS 65536
@@ -81,12 +83,6 @@ static uint64_t rate_interval_ns; /* 0: closed loop without pacing */
 static uint64_t next_slot_ns;
 static int *ready;
 static int ready_head, ready_len;
-
-static uint64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t) ts.tv_sec * 1000000000ull + (uint64_t) ts.tv_nsec;
-}
 
 static int bucket_of(uint64_t v) {
     if (v < 256) {
@@ -435,39 +431,6 @@ static void run_until(uint64_t until, uint64_t *next_scan, uint64_t scan_ns, int
             poll_sockets(wait);
         }
     }
-}
-
-/* CPU seconds (user + system) of process pid from /proc, or -1 */
-static double process_cpu_s(long pid) {
-    if (pid <= 0) {
-        return -1;
-    }
-    char path[64], buf[2048];
-    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        return -1;
-    }
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = 0;
-    char *p = strrchr(buf, ')'); /* the command name may hold spaces; fields 3.. follow the last ')' */
-    if (!p) {
-        return -1;
-    }
-    unsigned long utime = 0, stime = 0;
-    /* after ")": state(3) ppid(4) ... utime(14) stime(15) */
-    if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime, &stime) != 2) {
-        return -1;
-    }
-    return (double) (utime + stime) / (double) sysconf(_SC_CLK_TCK);
-}
-
-static double self_cpu_s(void) {
-    struct rusage u;
-    getrusage(RUSAGE_SELF, &u);
-    return (double) u.ru_utime.tv_sec + u.ru_utime.tv_usec / 1e6 + (double) u.ru_stime.tv_sec
-           + u.ru_stime.tv_usec / 1e6;
 }
 
 int main(int argc, char **argv) {

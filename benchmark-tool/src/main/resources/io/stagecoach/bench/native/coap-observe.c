@@ -38,6 +38,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "coap-tool.h"
+
 #define BATCH 64
 #define MAX_DATAGRAM 2048
 #define MAX_OBSERVERS 65536
@@ -74,12 +76,6 @@ static int nrounds = 10;
 static int64_t first_seq = -1; /* seq of round 1, once registration is over */
 static long registered, refused, notifications, con_notes, non_notes, stale, no_observe, errors, stray;
 static long window_notes;
-
-static uint64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t) ts.tv_sec * 1000000000ull + (uint64_t) ts.tv_nsec;
-}
 
 /* ------------------------------------------------------------------ sending, batched */
 
@@ -299,32 +295,6 @@ static void poll_once(uint64_t wait_ns) {
 }
 
 /* ------------------------------------------------------------------ setup, phases, report */
-
-static double process_cpu_s(long pid) {
-    if (pid <= 0) return -1;
-    char p[64], buf[2048];
-    snprintf(p, sizeof p, "/proc/%ld/stat", pid);
-    FILE *f = fopen(p, "r");
-    if (!f) return -1;
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = 0;
-    char *q = strrchr(buf, ')');
-    unsigned long ut = 0, st = 0;
-    if (!q || sscanf(q + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2) return -1;
-    return (double) (ut + st) / (double) sysconf(_SC_CLK_TCK);
-}
-
-static double self_cpu_s(void) {
-    struct rusage u;
-    getrusage(RUSAGE_SELF, &u);
-    return (double) u.ru_utime.tv_sec + u.ru_utime.tv_usec / 1e6 + (double) u.ru_stime.tv_sec + u.ru_stime.tv_usec / 1e6;
-}
-
-static int cmp_u64(const void *a, const void *b) {
-    uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
-    return x < y ? -1 : x > y;
-}
 
 static void usage(void) {
     fprintf(stderr, "usage: coap-observe --server IP:PORT [--path SEG[/SEG..]] [--observers N] [--rounds R]\n"
