@@ -14,6 +14,7 @@ import io.stagecoach.elements.time.Cancellable;
 import io.stagecoach.elements.time.Clock;
 import io.stagecoach.elements.time.RealTimeScheduler;
 import io.stagecoach.elements.time.Scheduler;
+import io.stagecoach.elements.udp.UdpConnector;
 import io.stagecoach.elements.udp.UdpConnectorConfig;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -721,6 +722,20 @@ public final class DtlsConnector implements Connector {
                 data.notifyFailed(cause);
             }
         });
+    }
+
+    /**
+     * A datagram of a handshake flight, from a handshake thread: written on that thread when the
+     * connector below is UDP, since the peer waits for it and a hand-off to the UDP sender thread
+     * costs a thread switch per flight on a single core ({@code docs/benchmarks/dtls.md}).
+     */
+    void sendFlight(byte[] datagram, EndpointContext to) {
+        Connector below = transport;
+        if (below instanceof UdpConnector udp) {
+            udp.sendDirect(RawData.outbound(datagram, to, null));
+        } else if (below != null) {
+            below.send(RawData.outbound(datagram, to, null));
+        }
     }
 
     /** A ciphertext datagram to the connector below. */

@@ -107,6 +107,7 @@ final class Handshakes {
         s.serverPeer(peer);
         try {
             new DTLSServerProtocol().accept(peer, s.transport(), request);
+            s.transport().flush(); // the final flight of a full handshake: the client waits for it
             complete(s, peer.result());
         } catch (IOException | RuntimeException e) {
             failed(s, e);
@@ -252,6 +253,7 @@ final class Handshakes {
                 deadline(s));
         try {
             new DTLSClientProtocol().connect(peer, s.transport());
+            s.transport().flush(); // the final flight of an abbreviated handshake
             HandshakeResult result = peer.result();
             if (result != null && result.session() != null) {
                 clientResumption.put(s.peer(), result.session());
@@ -351,7 +353,7 @@ final class Handshakes {
     }
 
     private SessionTransport newTransport(DtlsSession s) {
-        return new SessionTransport(64, datagram -> connector.sendCiphertext(datagram, s.plainContext(), null),
+        return new SessionTransport(64, datagram -> connector.sendFlight(datagram, s.plainContext()),
                 config.maxDatagramSize(), config.maxRecordSize(), () -> { });
     }
 

@@ -193,14 +193,8 @@ public final class UdpConnector implements Connector {
         if (RECEIVE_THREAD_OF.get() == this) {
             // Direct send from our own receive thread: DatagramChannel.send is thread-safe and does
             // not wait for the receive lock. Saves the hand-off to a sender thread: one context
-            // switch per answer on a single core (docs/benchmarks.md). A handler running inline may
-            // have left the thread's interrupt flag set; a blocking send would then close the
-            // channel for everyone (InterruptibleChannel), so the flag is held back during the send.
-            boolean interrupted = Thread.interrupted();
-            transmit(channel, data);
-            if (interrupted) {
-                Thread.currentThread().interrupt(); // the receive loop clears and reports it
-            }
+            // switch per answer on a single core (docs/benchmarks.md).
+            transmitHere(channel, data);
             return;
         }
         if (!queue.offer(data)) {
@@ -212,6 +206,43 @@ public final class UdpConnector implements Connector {
         if (state != State.RUNNING) {
             // raced with stop(): the senders may already be gone
             failQueued(queue);
+        }
+    }
+
+    /**
+     * Writes {@code data} on the calling thread, skipping the outbound queue and its sender
+     * thread, as {@link #send} does on this connector's own receive threads. For a caller that
+     * owns a few threads of its own whose every datagram would otherwise cost a hand-off (a
+     * thread switch on a single core) while a peer waits for it: a DTLS handshake's flights. The
+     * caller blocks while the socket's send buffer is full; a caller whose datagrams can wait
+     * uses {@link #send}.
+     */
+    public void sendDirect(RawData data) {
+        if (data.size() > config.maxDatagramSize()) {
+            counters.incrementDroppedOversize();
+            data.notifyFailed(new SendFailedException(Reason.OVERSIZE,
+                    data.size() + " bytes > maxDatagramSize " + config.maxDatagramSize()));
+            return;
+        }
+        DatagramChannel ch = channel;
+        if (state != State.RUNNING || ch == null) {
+            counters.incrementSendErrors();
+            data.notifyFailed(new SendFailedException(Reason.STOPPED, "connector not running"));
+            return;
+        }
+        transmitHere(ch, data);
+    }
+
+    /**
+     * The caller's thread may carry an interrupt flag (a handler running inline left it, or a
+     * pool is shutting down); a blocking send would then close the channel for everyone
+     * (InterruptibleChannel), so the flag is held back during the send and restored after.
+     */
+    private void transmitHere(DatagramChannel ch, RawData data) {
+        boolean interrupted = Thread.interrupted();
+        transmit(ch, data);
+        if (interrupted) {
+            Thread.currentThread().interrupt(); // the receive loop clears and reports it
         }
     }
 

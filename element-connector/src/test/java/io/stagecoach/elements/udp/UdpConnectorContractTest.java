@@ -394,6 +394,55 @@ class UdpConnectorContractTest {
         assertEquals(0, server.counters().sendErrors());
     }
 
+    /**
+     * JDK connector: {@code sendDirect} from a thread of the caller's own (here the test thread,
+     * its interrupt flag set, as a pool's thread has while it shuts down) writes on that thread,
+     * not a sender thread; the flag is set again afterwards and did not close the channel: a
+     * second datagram follows. Sent: "one", "two"; seen: both, each reported sent on the test
+     * thread.
+     */
+    @Test
+    void sendDirectWritesOnTheCallersThreadAndKeepsItsInterruptFlag() throws Exception {
+        UdpConnector server = (UdpConnector) open(Kind.JDK, loopback());
+        String me = Thread.currentThread().getName();
+        List<String> sentOn = new CopyOnWriteArrayList<>();
+        SendCallback onThread = new SendCallback() {
+            @Override
+            public void onSent() {
+                sentOn.add(Thread.currentThread().getName());
+            }
+
+            @Override
+            public void onFailed(Throwable cause) {
+                sentOn.add("failed: " + cause);
+            }
+        };
+        try (java.net.DatagramSocket peer = new java.net.DatagramSocket(LOOPBACK_ANY_PORT)) {
+            peer.setSoTimeout((int) TimeUnit.SECONDS.toMillis(TIMEOUT_S)); // a closed channel fails, not hangs
+            EndpointContext to = EndpointContext.of((InetSocketAddress) peer.getLocalSocketAddress());
+            boolean flagAfter;
+            Thread.currentThread().interrupt();
+            try {
+                server.sendDirect(RawData.outbound(text("one"), to, onThread));
+            } finally {
+                flagAfter = Thread.interrupted(); // and cleared for the rest of the test
+            }
+            assertTrue(flagAfter, "interrupt flag restored after the send");
+            server.sendDirect(RawData.outbound(text("two"), to, onThread));
+            for (String text : new String[] {"one", "two"}) {
+                java.net.DatagramPacket back = new java.net.DatagramPacket(new byte[64], 64);
+                peer.receive(back);
+                assertEquals(text, new String(back.getData(), 0, back.getLength(), StandardCharsets.UTF_8));
+            }
+        }
+        assertEquals(List.of(me, me), sentOn);
+        assertEquals(2, server.counters().sent());
+        server.stop();
+        Recorder afterStop = new Recorder();
+        server.sendDirect(RawData.outbound(text("three"), EndpointContext.of(LOOPBACK_ANY_PORT), afterStop));
+        assertEquals(List.of(Reason.STOPPED), afterStop.failures);
+    }
+
     private static long liveReceiveThreads() {
         return Thread.getAllStackTraces().keySet().stream()
                 .filter(t -> t.isAlive() && t.getName().startsWith("stagecoach-udp-recv-")).count();
