@@ -17,11 +17,11 @@ public enum UdpConnectorChoice {
      */
     AUTO,
 
-    /** The JDK connector ({@code io.stagecoach.elements.udp.UdpConnector}) on every platform. */
+    /** The JDK connector ({@code UdpConnector}) on every platform. */
     JDK,
 
     /**
-     * The Netty connector ({@code io.stagecoach.elements.netty.NettyUdpConnector}): epoll where
+     * The Netty connector ({@code NettyUdpConnector}): epoll where
      * it loads, one NIO channel elsewhere; Netty must be on the class path.
      */
     NETTY
