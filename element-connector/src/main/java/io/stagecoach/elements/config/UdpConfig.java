@@ -78,10 +78,11 @@ public final class UdpConfig {
             .doc("Connector of a UDP endpoint created without naming one (CoapServer's default"
                     + " endpoint, udp(..) of the server and endpoint builders): AUTO is the Netty epoll"
                     + " connector where Netty's native epoll transport loads (Linux), else the JDK"
-                    + " connector; JDK or NETTY force one. Chosen by measurement: Netty's batched"
-                    + " system calls carried more requests per second than the JDK connector at 100,"
-                    + " 1000 and 5000 clients (docs/benchmarks/physical-limit.md). Clients keep the"
-                    + " JDK connector unless this key is set.")
+                    + " connector; JDK or NETTY force one. Chosen by measurement (alternating runs in"
+                    + " docs/benchmarks/physical-limit.md): at saturation Netty's batched system calls"
+                    + " cost less server CPU per request and carried more requests per second in most"
+                    + " runs, at the price of a longer p99 at 1000 clients. Clients keep the JDK"
+                    + " connector unless this key is set.")
             .build();
 
     /** All UDP connector definitions. */
