@@ -46,6 +46,7 @@ public final class CoapClientBuilder {
     private boolean nons;
     private TlsCredentials credentials;
     private Consumer<DtlsConnectorConfig.Builder> dtls;
+    private Configuration config;
 
     CoapClientBuilder(String uri) {
         this.uri = Objects.requireNonNull(uri, "uri");
@@ -67,6 +68,7 @@ public final class CoapClientBuilder {
     /** Configuration of the client's own endpoint (and its UDP connector). */
     public CoapClientBuilder config(Configuration config) {
         endpointBuilder.config(config);
+        this.config = config;
         customized = true;
         return this;
     }
@@ -166,7 +168,7 @@ public final class CoapClientBuilder {
                 endpointBuilder.streamClient(transport, transport.isSecure()
                         ? (credentials != null ? credentials : TlsCredentials.systemTrust()) : null);
             } else {
-                endpointBuilder.udp(bind);
+                endpointBuilder.udp(bind, DefaultEndpoint.clientConnector(config));
             }
             CoapEndpoint own = endpointBuilder.build();
             try {

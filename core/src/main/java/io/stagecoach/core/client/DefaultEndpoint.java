@@ -3,6 +3,8 @@ package io.stagecoach.core.client;
 import io.stagecoach.core.config.CoapConfig;
 import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.elements.config.Configuration;
+import io.stagecoach.elements.config.UdpConfig;
+import io.stagecoach.elements.config.UdpConnectorChoice;
 import io.stagecoach.elements.tcp.TcpConnectorConfig.Transport;
 import io.stagecoach.elements.tcp.TlsCredentials;
 import java.io.IOException;
@@ -62,7 +64,7 @@ final class DefaultEndpoint {
             }
             Configuration c = config != null ? config : CoapConfig.builder().applySystemProperties().build();
             Transport transport = Transport.ofScheme(scheme);
-            CoapEndpoint e = (transport == null ? CoapEndpoint.builder().udp(new InetSocketAddress(0))
+            CoapEndpoint e = (transport == null ? CoapEndpoint.builder().udp(new InetSocketAddress(0), clientConnector(c))
                     : CoapEndpoint.builder().streamClient(transport, transport.isSecure() ? TlsCredentials.systemTrust()
                             : null)).config(c).build();
             try {
@@ -80,5 +82,16 @@ final class DefaultEndpoint {
     static synchronized void shutdown() {
         ENDPOINTS.values().forEach(CoapEndpoint::destroy);
         ENDPOINTS.clear();
+    }
+
+    /**
+     * The UDP connector of a client's own endpoint: the JDK connector unless {@code config} sets
+     * {@code udp.connector}. A client talks to few peers at a modest rate, where the JDK
+     * connector costs less CPU per request than Netty's event loops and binds one socket instead
+     * of one per processor (docs/benchmarks/physical-limit.md, CPU at a fixed offered load).
+     */
+    static UdpConnectorChoice clientConnector(Configuration config) {
+        return config != null && config.isSet(UdpConfig.CONNECTOR) ? config.get(UdpConfig.CONNECTOR)
+                : UdpConnectorChoice.JDK;
     }
 }

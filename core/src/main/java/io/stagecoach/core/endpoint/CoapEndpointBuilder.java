@@ -18,6 +18,8 @@ import io.stagecoach.core.network.stack.LayerStack;
 import io.stagecoach.core.observe.ObservationStore;
 import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.config.Configuration;
+import io.stagecoach.elements.config.UdpConfig;
+import io.stagecoach.elements.config.UdpConnectorChoice;
 import io.stagecoach.elements.dtls.DtlsConnectorConfig;
 import io.stagecoach.elements.netty.NettyUdpConnector;
 import io.stagecoach.elements.tcp.HttpResponder;
@@ -46,7 +48,7 @@ import java.util.random.RandomGenerator;
  *
  * <pre>{@code
  * CoapEndpoint endpoint = CoapEndpoint.builder()
- *         .udp(new InetSocketAddress(5683))          // JDK UDP, udp.* settings from config
+ *         .udp(new InetSocketAddress(5683))          // udp.* settings (udp.connector) from config
  *         .config(CoapConfig.builder().loadFile(Path.of("stagecoach.properties")).build())
  *         .layers(stack -> stack.addAbove(LayerStack.TOKEN, "seal", new SealLayer()))
  *         .build();
@@ -91,13 +93,31 @@ public final class CoapEndpointBuilder {
     }
 
     /**
-     * A JDK UDP connector bound to {@code bind} (port 0: a free port at start), created at
-     * {@link #build()} with this builder's {@code udp.*} configuration and clock.
+     * A UDP connector bound to {@code bind} (port 0: a free port at start), created at
+     * {@link #build()} with this builder's {@code udp.*} configuration and clock; which one the
+     * configuration's {@code udp.connector} says. Its default, {@link UdpConnectorChoice#AUTO}, is
+     * the Netty epoll connector where Netty's native epoll transport loads (Linux with
+     * {@code netty-transport-native-epoll} on the class path) and the JDK connector everywhere
+     * else, so an application without Netty runs unchanged.
      */
     public CoapEndpointBuilder udp(InetSocketAddress bind) {
         Objects.requireNonNull(bind, "bind");
         this.connector = null;
-        this.connectorFactory = b -> b.udpConfig(bind).build();
+        this.connectorFactory = b -> b.udpConnector(bind, b.config.get(UdpConfig.CONNECTOR));
+        return this;
+    }
+
+    /**
+     * A UDP connector of the given kind bound to {@code bind}, created at {@link #build()} like
+     * {@link #udp(InetSocketAddress)} whatever {@code udp.connector} says: {@code JDK} for a
+     * portable endpoint or for the JDK connector's receive and send threads, {@code NETTY} as
+     * {@link #netty}.
+     */
+    public CoapEndpointBuilder udp(InetSocketAddress bind, UdpConnectorChoice choice) {
+        Objects.requireNonNull(bind, "bind");
+        Objects.requireNonNull(choice, "choice");
+        this.connector = null;
+        this.connectorFactory = b -> b.udpConnector(bind, choice);
         return this;
     }
 
@@ -108,10 +128,7 @@ public final class CoapEndpointBuilder {
      * {@link #build()} throws IllegalStateException.
      */
     public CoapEndpointBuilder netty(InetSocketAddress bind) {
-        Objects.requireNonNull(bind, "bind");
-        this.connector = null;
-        this.connectorFactory = b -> NettyConnectors.create(b.udpConfig(bind).buildConfig());
-        return this;
+        return udp(bind, UdpConnectorChoice.NETTY);
     }
 
     /**
@@ -355,6 +372,23 @@ public final class CoapEndpointBuilder {
         return UdpConnector.builder().apply(config).bindAddress(bind).clock(scheduler);
     }
 
+    private Connector udpConnector(InetSocketAddress bind, UdpConnectorChoice choice) {
+        UdpConnectorConfig.Builder b = udpConfig(bind);
+        return switch (choice) {
+            case JDK -> b.build();
+            case NETTY -> NettyConnectors.create(b.buildConfig());
+            case AUTO -> NettyConnectors.EPOLL ? NettyConnectors.create(b.buildConfig()) : b.build();
+        };
+    }
+
+    /**
+     * Whether {@link UdpConnectorChoice#AUTO} picks the Netty epoll connector in this JVM: Netty's
+     * native epoll transport is on the class path and loads (Linux).
+     */
+    public static boolean autoUsesNetty() {
+        return NettyConnectors.EPOLL;
+    }
+
     /** Keeps BouncyCastle out of this builder's linkage: it loads only when dtls() is used. */
     private static final class DtlsConnectors {
         static Connector create(DtlsConnectorConfig.Role role, Configuration config, InetSocketAddress bind,
@@ -373,8 +407,19 @@ public final class CoapEndpointBuilder {
         }
     }
 
-    /** Keeps Netty classes out of this builder's linkage: they load only when netty() is used. */
+    /** Keeps Netty classes out of this builder's linkage: they load only when Netty is asked for. */
     private static final class NettyConnectors {
+        /** Netty's epoll transport loads; a missing Netty or a non-Linux host leaves it false. */
+        static final boolean EPOLL = epollLoads();
+
+        private static boolean epollLoads() {
+            try {
+                return NettyUdpConnector.isEpollAvailable();
+            } catch (LinkageError e) {
+                return false;
+            }
+        }
+
         static Connector create(UdpConnectorConfig config) {
             try {
                 return new NettyUdpConnector(config);

@@ -7,6 +7,7 @@ import io.stagecoach.core.network.MessageInterceptor;
 import io.stagecoach.core.network.stack.LayerStack;
 import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.config.Configuration;
+import io.stagecoach.elements.config.UdpConnectorChoice;
 import io.stagecoach.elements.dtls.DtlsConnectorConfig;
 import io.stagecoach.elements.tcp.TlsCredentials;
 import io.stagecoach.elements.time.Scheduler;
@@ -58,10 +59,25 @@ public final class CoapServerBuilder {
     CoapServerBuilder() {
     }
 
-    /** An endpoint on the JDK UDP connector bound to {@code bind} (port 0: a free port). */
+    /**
+     * An endpoint on a UDP connector bound to {@code bind} (port 0: a free port), the one
+     * {@code udp.connector} names: by default the Netty epoll connector where Netty's native epoll
+     * transport loads (Linux), else the JDK connector (see {@link CoapEndpointBuilder#udp}).
+     */
     public CoapServerBuilder udp(InetSocketAddress bind) {
         Objects.requireNonNull(bind, "bind");
         endpoints.add(() -> endpoint(b -> b.udp(bind)));
+        return this;
+    }
+
+    /**
+     * An endpoint on the UDP connector {@code choice} names bound to {@code bind}, whatever
+     * {@code udp.connector} says ({@link UdpConnectorChoice#JDK}: the portable JDK connector).
+     */
+    public CoapServerBuilder udp(InetSocketAddress bind, UdpConnectorChoice choice) {
+        Objects.requireNonNull(bind, "bind");
+        Objects.requireNonNull(choice, "choice");
+        endpoints.add(() -> endpoint(b -> b.udp(bind, choice)));
         return this;
     }
 

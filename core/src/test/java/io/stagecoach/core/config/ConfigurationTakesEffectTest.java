@@ -1,16 +1,21 @@
 package io.stagecoach.core.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stagecoach.core.client.CoapClient;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.endpoint.CoapEndpoint;
+import io.stagecoach.core.endpoint.CoapEndpointBuilder;
 import io.stagecoach.core.network.MessageInterceptor;
 import io.stagecoach.core.server.CoapResource;
 import io.stagecoach.core.server.CoapServer;
+import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.config.Configuration;
 import io.stagecoach.elements.config.UdpConfig;
+import io.stagecoach.elements.config.UdpConnectorChoice;
+import io.stagecoach.elements.netty.NettyUdpConnector;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
 import io.stagecoach.elements.time.Cancellable;
 import io.stagecoach.elements.time.RealTimeScheduler;
@@ -62,6 +67,7 @@ class ConfigurationTakesEffectTest {
             throws IOException {
         Path file = dir.resolve("stagecoach.properties");
         Files.writeString(file, String.join("\n",
+                "udp.connector=JDK", // the keys below are the JDK connector's: its threads, its socket
                 "udp.receive-buffer=64KiB",
                 "udp.send-buffer=48KiB",
                 "udp.receiver-threads=3",
@@ -92,6 +98,41 @@ class ConfigurationTakesEffectTest {
             }
         }
         assertEquals(3, threadsNamed("stagecoach-protocol-") - protocolBefore, "coap.protocol-threads");
+    }
+
+    /**
+     * Without udp.connector a server's UDP endpoint is Netty's epoll connector exactly where the
+     * native transport loads, with the Netty keys applied; a client's own endpoint stays on the JDK
+     * connector unless the key is set.
+     */
+    @Test
+    void theDefaultUdpConnectorIsNettyEpollWhereItLoadsAndClientsKeepTheJdkConnector() throws IOException {
+        assertEquals(NettyUdpConnector.isEpollAvailable(), CoapEndpointBuilder.autoUsesNetty());
+        Configuration config = CoapConfig.builder().set(UdpConfig.NETTY_CHANNELS, 2).set(UdpConfig.BATCH_SIZE, 8).build();
+        server = CoapServer.builder().config(config).udp(LOOPBACK_ANY).build()
+                .add(CoapResource.named("x").onGet(ex -> ex.respond("y"))).start();
+        Connector connector = server.endpoints().get(0).connector();
+        if (NettyUdpConnector.isEpollAvailable()) {
+            NettyUdpConnector netty = assertInstanceOf(NettyUdpConnector.class, connector);
+            assertEquals(2, netty.channelCount(), "udp.netty-channels");
+            assertTrue(netty.isBatched(), "udp.batch-size 8: recvmmsg/sendmmsg");
+        } else {
+            assertInstanceOf(UdpConnector.class, connector, "the portable fallback");
+        }
+        String uri = "coap://127.0.0.1:" + server.port() + "/x";
+        try (CoapClient client = CoapClient.builder(uri).build()) {
+            assertEquals("y", client.get().payloadText());
+            assertInstanceOf(UdpConnector.class, client.endpoint().connector(), "a client keeps the JDK connector");
+        }
+        try (CoapClient client = CoapClient.builder(uri)
+                .config(CoapConfig.builder().set(UdpConfig.CONNECTOR, UdpConnectorChoice.NETTY).build()).build()) {
+            assertEquals("y", client.get().payloadText());
+            assertInstanceOf(NettyUdpConnector.class, client.endpoint().connector(), "udp.connector=NETTY");
+        }
+        assertInstanceOf(UdpConnector.class, new CoapClient(uri).endpoint().connector(), "the default client endpoint");
+        server.destroy();
+        server = CoapServer.builder().udp(LOOPBACK_ANY, UdpConnectorChoice.JDK).build().start();
+        assertInstanceOf(UdpConnector.class, server.endpoints().get(0).connector(), "udp(bind, JDK)");
     }
 
     @Test

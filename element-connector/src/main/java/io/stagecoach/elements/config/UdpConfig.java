@@ -72,9 +72,22 @@ public final class UdpConfig {
                     + " + 1) bytes per read; 1 reads and writes one datagram per call.")
             .build();
 
+    public static final Definition<UdpConnectorChoice> CONNECTOR = Definition
+            .enumeration("udp.connector", UdpConnectorChoice.class)
+            .defaultValue(UdpConnectorChoice.AUTO)
+            .doc("Connector of a UDP endpoint created without naming one (CoapServer's default"
+                    + " endpoint, udp(..) of the server and endpoint builders): AUTO is the Netty epoll"
+                    + " connector where Netty's native epoll transport loads (Linux), else the JDK"
+                    + " connector; JDK or NETTY force one. Chosen by measurement (alternating runs in"
+                    + " docs/benchmarks/physical-limit.md): at saturation Netty's batched system calls"
+                    + " cost less server CPU per request and carried more requests per second in most"
+                    + " runs, at the price of a longer p99 at 1000 clients. Clients keep the JDK"
+                    + " connector unless this key is set.")
+            .build();
+
     /** All UDP connector definitions. */
     public static final ModuleDefinitions DEFINITIONS = ModuleDefinitions.of("UDP connector",
             "The network stage: sockets, their threads and buffers (package `io.stagecoach.elements`).",
             RECEIVER_THREADS, SENDER_THREADS, OUTBOUND_QUEUE_CAPACITY, RECEIVE_BUFFER, SEND_BUFFER,
-            MAX_DATAGRAM_SIZE, NETTY_CHANNELS, BATCH_SIZE);
+            MAX_DATAGRAM_SIZE, NETTY_CHANNELS, BATCH_SIZE, CONNECTOR);
 }

@@ -25,6 +25,7 @@ import io.stagecoach.elements.SendFailedException;
 import io.stagecoach.elements.udp.UdpConnectorConfig;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.channels.DatagramChannel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -153,7 +154,8 @@ public final class NettyUdpConnector implements Connector {
             List<Channel> bound = new ArrayList<>();
             List<Shard> made = new ArrayList<>();
             try {
-                Channel first = bind(bootstrap, config.bindAddress(), made);
+                InetSocketAddress address = epoll && loops > 1 ? exclusivePort(config.bindAddress()) : config.bindAddress();
+                Channel first = bind(bootstrap, address, made);
                 bound.add(first);
                 InetSocketAddress local = (InetSocketAddress) first.localAddress();
                 for (int i = 1; i < loops; i++) {
@@ -170,6 +172,21 @@ public final class NettyUdpConnector implements Connector {
             running = true;
             LOG.info("Netty UDP connector bound to {} ({}, {} channel(s), {} datagrams per system call)",
                     boundAddress, epoll ? "epoll" : "nio", loops, batch);
+        }
+    }
+
+    /**
+     * The address to bind the SO_REUSEPORT channels to, after checking that no socket holds it:
+     * sockets that all set SO_REUSEPORT (same user) may share a port, so without this a second
+     * server on a port in use would bind without an error and take part of the first one's
+     * traffic, and a free port chosen by the kernel for port 0 could be one such a group holds.
+     * A socket without SO_REUSEPORT binds only where nobody is bound; it is closed at once and
+     * the channels take its port.
+     */
+    private static InetSocketAddress exclusivePort(InetSocketAddress requested) throws IOException {
+        try (DatagramChannel probe = DatagramChannel.open()) {
+            probe.bind(requested);
+            return new InetSocketAddress(requested.getAddress(), ((InetSocketAddress) probe.getLocalAddress()).getPort());
         }
     }
 

@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * handler, whether a read batch is being delivered, and the answers written during that batch.
  *
  * <p>Answers sent from the loop while it delivers a read batch are written without a flush; the
- * whole batch leaves with one flush at {@code channelReadComplete} (one {@code sendmmsg} on epoll).
+ * whole batch leaves with one flush at {@code channelReadComplete} (one {@code sendmmsg} on epoll),
+ * or as soon as {@code udp.batch-size} answers wait, since one read may hold several batches.
  * Datagrams without a callback are written with the channel's void promise, so an answer costs no
  * promise and no listener: they are confirmed (counted as sent, given back to the queue bound)
  * once the channel's outbound buffer is empty after a flush. Until then they keep their place, so
@@ -47,7 +48,8 @@ final class Shard extends ChannelInboundHandlerAdapter {
     private Channel channel;
     // event loop only
     private boolean reading;
-    private boolean unflushed;
+    /** Answers written since the last flush. */
+    private int unflushed;
     private int unconfirmed;
     private int failedUnconfirmed;
 
@@ -84,11 +86,13 @@ final class Shard extends ChannelInboundHandlerAdapter {
         } else {
             channel.write(packet).addListener(f -> done(f.isSuccess(), f.cause(), data));
         }
-        if (reading) {
-            unflushed = true;
-        } else {
-            flushAndConfirm();
+        // Netty's edge-triggered read loop may call recvmmsg again before channelReadComplete, so
+        // a read can deliver more than one batch: flush each batch-size of answers at once, which
+        // keeps one sendmmsg per batch and never holds more answers than a batch unflushed
+        if (reading && ++unflushed < config.batchSize()) {
+            return;
         }
+        flushAndConfirm();
     }
 
     /** Any thread: writes and flushes (Netty hands it to the event loop). */
@@ -108,7 +112,7 @@ final class Shard extends ChannelInboundHandlerAdapter {
     }
 
     private void flushAndConfirm() {
-        unflushed = false;
+        unflushed = 0;
         channel.flush();
         if (unconfirmed > 0) {
             ChannelOutboundBuffer out = channel.unsafe().outboundBuffer();
@@ -171,7 +175,7 @@ final class Shard extends ChannelInboundHandlerAdapter {
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
         reading = false;
-        if (unflushed || unconfirmed > 0) {
+        if (unflushed > 0 || unconfirmed > 0) {
             flushAndConfirm(); // the batch's answers: one sendmmsg on epoll
         }
         ctx.fireChannelReadComplete();

@@ -2,11 +2,13 @@ package io.stagecoach.examples.cli;
 
 import io.stagecoach.core.config.CoapConfig;
 import io.stagecoach.core.endpoint.CoapEndpoint;
+import io.stagecoach.core.endpoint.CoapEndpointBuilder;
 import io.stagecoach.core.server.CoapResource;
 import io.stagecoach.core.server.CoapServer;
 import io.stagecoach.core.server.CoapServerBuilder;
 import io.stagecoach.elements.config.Configuration;
 import io.stagecoach.elements.config.UdpConfig;
+import io.stagecoach.elements.config.UdpConnectorChoice;
 import io.stagecoach.elements.dtls.DtlsConfig;
 import io.stagecoach.elements.netty.NettyUdpConnector;
 import io.stagecoach.elements.tcp.TlsCredentials;
@@ -65,15 +67,25 @@ final class PlugtestServerRunner implements AutoCloseable {
         InetSocketAddress bind = o.bind == null ? new InetSocketAddress(o.port) : new InetSocketAddress(o.bind, o.port);
         RealTimeScheduler scheduler = new RealTimeScheduler();
         CoapServerBuilder sb = CoapServer.builder().config(config).scheduler(scheduler);
-        String name;
-        if (o.connector.equals("netty")) {
-            sb.netty(bind);
-            name = NettyUdpConnector.isEpollAvailable()
-                    ? "netty-epoll, " + config.get(UdpConfig.NETTY_CHANNELS) + " channel(s)"
-                    : "netty-nio (epoll unavailable)";
-        } else {
-            sb.udp(bind);
-            name = "udp";
+        UdpConnectorChoice choice = switch (o.connector) {
+            case "netty" -> UdpConnectorChoice.NETTY;
+            case "jdk" -> UdpConnectorChoice.JDK;
+            // a udp.connector from the file or a system property, else AUTO
+            default -> config.get(UdpConfig.CONNECTOR);
+        };
+        sb.udp(bind, choice);
+        boolean netty = choice == UdpConnectorChoice.NETTY
+                || choice == UdpConnectorChoice.AUTO && CoapEndpointBuilder.autoUsesNetty();
+        String name = netty ? (NettyUdpConnector.isEpollAvailable() ? "netty-epoll" : "netty-nio (epoll unavailable)")
+                : "udp";
+        if (choice == UdpConnectorChoice.AUTO) {
+            name += ", default";
+        }
+        if (!netty) {
+            name += ", receivers " + config.get(UdpConfig.RECEIVER_THREADS) + ", senders "
+                    + config.get(UdpConfig.SENDER_THREADS);
+        } else if (NettyUdpConnector.isEpollAvailable()) {
+            name += ", channels " + config.get(UdpConfig.NETTY_CHANNELS) + ", batch " + config.get(UdpConfig.BATCH_SIZE);
         }
         if (o.dtlsPort >= 0) {
             sb.dtls(o.bind == null ? new InetSocketAddress(o.dtlsPort) : new InetSocketAddress(o.bind, o.dtlsPort),
@@ -207,8 +219,6 @@ final class PlugtestServerRunner implements AutoCloseable {
     String readyLine() {
         InetSocketAddress a = server.addresses().get(0);
         return "listening on coap://" + hostPort(a) + " (connector " + connectorName
-                + ", receivers " + config.get(UdpConfig.RECEIVER_THREADS)
-                + ", senders " + config.get(UdpConfig.SENDER_THREADS)
                 + ", protocol threads " + config.get(CoapConfig.PROTOCOL_THREADS)
                 + ", block size " + config.get(CoapConfig.BLOCKWISE_PREFERRED_BLOCK_SIZE)
                 + ", notify every " + plugtest.notifyPeriod().toMillis() + " ms"

@@ -27,7 +27,8 @@ final class ServerOptions {
     int nodeId;
     /** {@code --drain}: how long SIGTERM lets the node drain before it stops; zero stops at once. */
     Duration drain = Duration.ZERO;
-    String connector = "udp";
+    /** {@code --connector}: auto, jdk or netty. */
+    String connector = "auto";
     int receivers = -1;
     int senders = -1;
     int protocolThreads = -1;
@@ -64,8 +65,11 @@ final class ServerOptions {
                 "  --drain SECONDS         on SIGTERM, drain first: refuse new requests (5.03 with Max-Age), finish",
                 "                          those in flight, tell observers 5.03 with Max-Age (RFC 7641 3.2); stop",
                 "                          after SECONDS at the latest (default 0: stop at once)",
-                "  --connector udp|netty   JDK UDP sockets, or Netty (native epoll with udp.netty-channels",
-                "                          SO_REUSEPORT channels on Linux; 'epoll' is an alias) (default udp)",
+                "  --connector auto|jdk|netty  auto (default): Netty's epoll connector where its native transport",
+                "                          loads (Linux; batched recvmmsg/sendmmsg, udp.netty-channels SO_REUSEPORT",
+                "                          channels), else the JDK connector; the faster one by measurement",
+                "                          (docs/benchmarks/physical-limit.md). jdk ('udp' is an alias): JDK",
+                "                          UDP sockets everywhere; netty ('epoll' is an alias): Netty always",
                 "  --receivers N           receiver threads of the connector",
                 "  --senders N             sender threads of the connector",
                 "  --protocol-threads N    protocol stage threads; 0 runs it on the receive thread",
@@ -117,9 +121,13 @@ final class ServerOptions {
                 }
                 case "--connector" -> {
                     String name = c.value();
-                    o.connector = name.equals("epoll") ? "netty" : name;
-                    if (!o.connector.equals("udp") && !o.connector.equals("netty")) {
-                        throw new UsageException("--connector must be udp or netty, got '" + name + "'");
+                    o.connector = switch (name) {
+                        case "epoll" -> "netty";
+                        case "udp" -> "jdk";
+                        default -> name;
+                    };
+                    if (!o.connector.equals("auto") && !o.connector.equals("jdk") && !o.connector.equals("netty")) {
+                        throw new UsageException("--connector must be auto, jdk or netty, got '" + name + "'");
                     }
                 }
                 case "--receivers" -> o.receivers = c.intValue(1, 64);

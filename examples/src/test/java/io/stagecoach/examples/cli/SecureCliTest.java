@@ -63,7 +63,7 @@ class SecureCliTest {
     @Test
     void readyLinesNameEveryTransportCoapFirst() {
         List<String> lines = runner.readyLines();
-        assertTrue(lines.get(0).startsWith("listening on coap://127.0.0.1:" + runner.port() + " (connector udp"),
+        assertTrue(lines.get(0).startsWith("listening on coap://127.0.0.1:" + runner.port() + " (connector " + ServerCommandTest.DEFAULT_CONNECTOR),
                 lines.toString());
         assertEquals("listening on " + coaps, lines.get(1));
         assertEquals("listening on " + coapsTcp, lines.get(2));

@@ -10,6 +10,7 @@ import io.stagecoach.core.client.CoapHandler;
 import io.stagecoach.core.client.CoapResponse;
 import io.stagecoach.core.coap.Code;
 import io.stagecoach.core.config.CoapConfig;
+import io.stagecoach.core.endpoint.CoapEndpointBuilder;
 import io.stagecoach.elements.config.Configuration;
 import io.stagecoach.elements.config.UdpConfig;
 import java.io.ByteArrayOutputStream;
@@ -34,7 +35,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ServerCommandTest {
 
-    private static final Pattern READY = Pattern.compile("listening on coap://127\\.0\\.0\\.1:(\\d+) \\(connector udp, .*\\)");
+    /** What {@code --connector auto} (the default) picks in this JVM: Netty's epoll connector on Linux. */
+    static final String DEFAULT_CONNECTOR = (CoapEndpointBuilder.autoUsesNetty() ? "netty-epoll" : "udp") + ", default, ";
+
+    private static final Pattern READY = Pattern.compile("listening on coap://127\\.0\\.0\\.1:(\\d+) \\(connector "
+            + Pattern.quote(DEFAULT_CONNECTOR) + ".*\\)");
 
     @Test
     void childJvmPrintsOneReadyLineServesAndExitsZeroOnSigterm(@TempDir Path dir) throws Exception {
@@ -227,7 +232,7 @@ class ServerCommandTest {
     void readyLineShowsIpv6LiteralsInBrackets() throws Exception {
         try (PlugtestServerRunner runner = PlugtestServerRunner.start(ServerOptions.parse(
                 new String[] {"--port", "0", "--bind", "::1"}))) {
-            assertTrue(runner.readyLine().startsWith("listening on coap://[::1]:" + runner.port() + " (connector udp"),
+            assertTrue(runner.readyLine().startsWith("listening on coap://[::1]:" + runner.port() + " (connector " + DEFAULT_CONNECTOR),
                     runner.readyLine());
             CommandRun get = CommandRun.client("coap://[::1]:" + runner.port() + "/benchmark");
             assertEquals("hello world\n", get.out(), "IPv6 loopback: " + get);
@@ -240,6 +245,7 @@ class ServerCommandTest {
                 new String[] {"--port", "0", "--bind", "127.0.0.1", "--connector", "netty"}))) {
             assertTrue(runner.readyLine().contains("(connector netty-"),
                     runner.readyLine());
+            assertFalse(runner.readyLine().contains("default"), "asked for: " + runner.readyLine());
             CommandRun get = CommandRun.client("coap://127.0.0.1:" + runner.port() + "/benchmark");
             assertEquals("hello world\n", get.out(), get.toString());
         }
