@@ -41,9 +41,10 @@ final class ConnectionOutbound {
         if (config.transport().isSecure()) {
             buf = Unpooled.wrappedBuffer(data.sharedBytes()); // no copy: TLS encrypts it into its own buffer
         } else {
-            // the socket writes from direct memory: copied once here (into the event loop's slab),
+            // the socket writes from direct memory: copied once into a pooled direct buffer here,
             // instead of wrapped and then copied by the channel (a wrapper less per frame)
-            buf = LoopWriteSlab.copy(ch, data.sharedBytes());
+            byte[] bytes = data.sharedBytes();
+            buf = ch.alloc().directBuffer(bytes.length, bytes.length).writeBytes(bytes);
         }
         Object msg = config.transport().isWebSocket() ? new BinaryWebSocketFrame(buf) : buf;
         boolean batched = c.reading && ch.eventLoop().inEventLoop();

@@ -51,10 +51,9 @@ import org.slf4j.LoggerFactory;
  *   <li>Threads: {@code workerThreads} event loops {@code stagecoach-tcp-io-N} (and one
  *       {@code stagecoach-tcp-accept-N} for a server); each connection stays on one loop, which
  *       reads it, calls the framer and the receiver inline (no hand-off), and writes it.
- *       Received bytes are copied once, into the frame (plain TCP reads into one buffer per event
- *       loop, {@link LoopReadBuffer}; TLS and WebSockets into Netty's pooled buffers); sent frames
- *       are copied once, into direct memory (small ones into the event loop's slab,
- *       {@link LoopWriteSlab}; TLS: encrypted from the frame's array). Answers written during their connection's read batch are flushed once at the
+ *       Received bytes are read from Netty's pooled buffers and copied once, into the frame;
+ *       sent frames are copied once, into a pooled direct buffer (TLS: encrypted from the frame's
+ *       array). Answers written during their connection's read batch are flushed once at the
  *       batch's end; a frame sent without a callback is written without a promise.</li>
  * </ul>
  *
@@ -145,9 +144,6 @@ public final class NettyTcpConnector implements StreamConnector {
                             .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE,
                                     config.handshakeTimeout().toMillis()))
                             .option(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark());
-                    if (config.transport() == TcpConnectorConfig.Transport.TCP) {
-                        clientBootstrap.option(ChannelOption.RCVBUF_ALLOCATOR, new LoopReadBuffer());
-                    }
                     loops.configure(clientBootstrap);
                     boundAddress = config.bindAddress();
                 } else {
@@ -159,9 +155,6 @@ public final class NettyTcpConnector implements StreamConnector {
                             .childOption(ChannelOption.TCP_NODELAY, true)
                             .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark())
                             .childHandler(ConnectionInitializer.server(this, registry, tls));
-                    if (config.transport() == TcpConnectorConfig.Transport.TCP) {
-                        b.childOption(ChannelOption.RCVBUF_ALLOCATOR, new LoopReadBuffer());
-                    }
                     loops.configure(b);
                     ChannelFuture f = b.bind(config.bindAddress()).awaitUninterruptibly();
                     if (!f.isSuccess()) {

@@ -181,46 +181,6 @@ class NettyTcpConnectorTest {
         assertEquals(0, client.connections());
     }
 
-    /**
-     * Connections of one event loop share its read buffer and write slab: bursts larger than the
-     * read buffer, from several connections at once, come back intact and on their own connection.
-     */
-    @Test
-    void burstsOfSeveralConnectionsOnOneLoopComeBackIntact() throws Exception {
-        NettyTcpConnector server = start(TcpConnectorConfig.builder().bindAddress(LOOPBACK));
-        server.setConnectionHandler(new Events(server, null));
-        server.setRawDataReceiver(d -> server.send(RawData.outbound(frame(new String(d.sharedBytes(),
-                StandardCharsets.US_ASCII), true), d.context(), null)));
-        server.start();
-        int frames = 400; // about 3 times the read buffer per connection, in one write each
-        Socket[] sockets = new Socket[3];
-        byte[][] sent = new byte[sockets.length][];
-        try {
-            for (int k = 0; k < sockets.length; k++) {
-                sockets[k] = new Socket(InetAddress.getLoopbackAddress(), server.getAddress().getPort());
-                sockets[k].setSoTimeout(10_000);
-                ByteArrayOutputStream burst = new ByteArrayOutputStream();
-                for (int i = 0; i < frames; i++) {
-                    burst.write(frame(String.format("connection %d frame %04d %s", k, i, "x".repeat(100)), true));
-                }
-                sent[k] = burst.toByteArray();
-            }
-            for (int k = 0; k < sockets.length; k++) {
-                sockets[k].getOutputStream().write(sent[k]);
-                sockets[k].getOutputStream().flush();
-            }
-            for (int k = 0; k < sockets.length; k++) {
-                assertArrayEquals(sent[k], sockets[k].getInputStream().readNBytes(sent[k].length), "connection " + k);
-            }
-        } finally {
-            for (Socket s : sockets) {
-                if (s != null) {
-                    s.close();
-                }
-            }
-        }
-    }
-
     @Test
     void aRefusedStreamGetsTheLastWordsThenTheConnectionCloses() throws Exception {
         NettyTcpConnector server = start(TcpConnectorConfig.builder().bindAddress(LOOPBACK));
