@@ -908,7 +908,8 @@ static int run_load(void) {
                 k->offered += due - open_offered - behind_cap;
                 open_offered = due - behind_cap;
             }
-            for (int i = 0; i < 4096 && open_offered < due; i++) {
+            /* at most 256 per pass, so a generator catching up sends no burst that queues at the server */
+            for (int i = 0; i < 256 && open_offered < due; i++) {
                 client *c = &cs[open_next];
                 open_next = (open_next + 1) % opt_clients;
                 open_offered++;
