@@ -17,6 +17,9 @@
 # --concurrency step's closed-loop rate, once without a flood and once beside each --flood (offered
 # and answered rates, latency). Every load step reports the generator's CPU use, the flood's part
 # of it, and the server process's CPU use over the measured window.
+# --bracket: a step without a flood after every flood step (closed and open loop), so that each
+# flood step can be set against the mean of the steps either side of it in the same server process
+# (a server's rate drifts over minutes in one JVM; a single baseline first would count the drift).
 #
 # Servers: stagecoach (bench sc-server --dtls), stagecoach-before (the same with the connector
 # classes of $STAGECOACH_BEFORE_CLASSES first on the class path), californium and
@@ -42,6 +45,7 @@ record_layer=openssl
 floods=()
 flood_batch=1
 open_pct=""
+bracket=0
 out=""
 server_opts="${STAGECOACH_SERVER_OPTS:-}"
 key_text="secretPSK"
@@ -59,6 +63,7 @@ while [ $# -gt 0 ]; do
     --flood) floods+=("$2"); shift 2 ;;
     --flood-batch) flood_batch="$2"; shift 2 ;;
     --open-loop) open_pct="$2"; shift 2 ;;
+    --bracket) bracket=1; shift ;;
     --out) out="$2"; shift 2 ;;
     --server-opts) server_opts="$2"; shift 2 ;;
     *) echo "dtls-compare: unknown option $1" >&2; exit 2 ;;
@@ -113,6 +118,10 @@ for f in ${floods[@]+"${floods[@]}"}; do
   rate=\${f%%:*}; spoof=""; [ "\$f" != "\$rate" ] && spoof="--flood-spoof"
   line=\$(taskset -c $client_cpu "$bench" load \$common --clients 100 --record-layer $record_layer --flood-rate \$rate \$spoof --flood-batch $flood_batch)
   echo "\${line%\}},\"server_rss_kb\":\$(awk '/VmRSS/ {print \$2}' /proc/\$pid/status)}"
+  if [ $bracket = 1 ]; then
+    line=\$(taskset -c $client_cpu "$bench" load \$common --clients 100 --record-layer $record_layer)
+    echo "\${line%\}},\"server_rss_kb\":\$(awk '/VmRSS/ {print \$2}' /proc/\$pid/status)}"
+  fi
 done
 if [ -n "$open_pct" ] && [ -n "\$base" ]; then
   offered=\$((base * $open_pct / 100))
@@ -123,6 +132,10 @@ if [ -n "$open_pct" ] && [ -n "\$base" ]; then
     fi
     line=\$(taskset -c $client_cpu "$bench" load \$common --clients \$base_c --record-layer $record_layer --rate \$offered \$fl)
     echo "\${line%\}},\"server_rss_kb\":\$(awk '/VmRSS/ {print \$2}' /proc/\$pid/status)}"
+    if [ $bracket = 1 ] && [ "\$f" != none ]; then
+      line=\$(taskset -c $client_cpu "$bench" load \$common --clients \$base_c --record-layer $record_layer --rate \$offered)
+      echo "\${line%\}},\"server_rss_kb\":\$(awk '/VmRSS/ {print \$2}' /proc/\$pid/status)}"
+    fi
   done
 fi
 for c in $hs_clients; do
