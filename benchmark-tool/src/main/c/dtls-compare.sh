@@ -20,6 +20,8 @@
 # --bracket: a step without a flood after every flood step (closed and open loop), so that each
 # flood step can be set against the mean of the steps either side of it in the same server process
 # (a server's rate drifts over minutes in one JVM; a single baseline first would count the drift).
+# --open-loop-only: with --open-loop, no closed-loop flood steps (the closed-loop baseline still
+# runs first: the open-loop rate is a share of it).
 #
 # Servers: stagecoach (bench sc-server --dtls), stagecoach-before (the same with the connector
 # classes of $STAGECOACH_BEFORE_CLASSES first on the class path), californium and
@@ -46,6 +48,7 @@ floods=()
 flood_batch=1
 open_pct=""
 bracket=0
+closed_floods=1
 out=""
 server_opts="${STAGECOACH_SERVER_OPTS:-}"
 key_text="secretPSK"
@@ -64,6 +67,7 @@ while [ $# -gt 0 ]; do
     --flood-batch) flood_batch="$2"; shift 2 ;;
     --open-loop) open_pct="$2"; shift 2 ;;
     --bracket) bracket=1; shift ;;
+    --open-loop-only) closed_floods=0; shift ;;
     --out) out="$2"; shift 2 ;;
     --server-opts) server_opts="$2"; shift 2 ;;
     *) echo "dtls-compare: unknown option $1" >&2; exit 2 ;;
@@ -114,7 +118,7 @@ for c in $concurrency; do
   [ -z "\$base" ] && base=\$(echo "\$line" | sed -n 's/.*"rps":\\([0-9]*\\).*/\\1/p') && base_c=\$c
   echo "\${line%\}},\"server_rss_kb\":\$(awk '/VmRSS/ {print \$2}' /proc/\$pid/status)}"
 done
-for f in ${floods[@]+"${floods[@]}"}; do
+for f in \$([ $closed_floods = 1 ] && echo ${floods[@]+"${floods[@]}"}); do
   rate=\${f%%:*}; spoof=""; [ "\$f" != "\$rate" ] && spoof="--flood-spoof"
   line=\$(taskset -c $client_cpu "$bench" load \$common --clients 100 --record-layer $record_layer --flood-rate \$rate \$spoof --flood-batch $flood_batch)
   echo "\${line%\}},\"server_rss_kb\":\$(awk '/VmRSS/ {print \$2}' /proc/\$pid/status)}"
