@@ -8,7 +8,20 @@
 #   benchmark-tool/src/main/c/dtls-compare.sh [--servers "stagecoach californium californium-nodedup libcoap"]
 #       [--concurrency "100 1000"] [--handshake-clients "10 100"] [--warmup 5] [--duration 20]
 #       [--server-cpu 1] [--client-cpu 0] [--source-ips 100] [--record-layer openssl|direct]
-#       [--flood "RATE[:spoof]" ...] [--out results.jsonl] [--server-opts "JVM flags"]
+#       [--flood "RATE[:spoof]" ...] [--flood-batch N] [--open-loop PCT]
+#       [--out results.jsonl] [--server-opts "JVM flags"]
+#
+# Floods: each --flood is one closed-loop GET step (c = 100) with that ClientHello flood beside it.
+# --flood-batch N (default 1, the method of the first flood runs): N prebuilt hellos per sendmmsg.
+# --open-loop PCT: after the closed-loop steps, the same GET load open loop at PCT % of the first
+# --concurrency step's closed-loop rate, once without a flood and once beside each --flood (offered
+# and answered rates, latency). Every load step reports the generator's CPU use, the flood's part
+# of it, and the server process's CPU use over the measured window.
+# --bracket: a step without a flood after every flood step (closed and open loop), so that each
+# flood step can be set against the mean of the steps either side of it in the same server process
+# (a server's rate drifts over minutes in one JVM; a single baseline first would count the drift).
+# --open-loop-only: with --open-loop, no closed-loop flood steps (the closed-loop baseline still
+# runs first: the open-loop rate is a share of it).
 #
 # Servers: stagecoach (bench sc-server --dtls), stagecoach-before (the same with the connector
 # classes of $STAGECOACH_BEFORE_CLASSES first on the class path), californium and
@@ -32,6 +45,10 @@ client_cpu=0
 source_ips=100
 record_layer=openssl
 floods=()
+flood_batch=1
+open_pct=""
+bracket=0
+closed_floods=1
 out=""
 server_opts="${STAGECOACH_SERVER_OPTS:-}"
 key_text="secretPSK"
@@ -47,6 +64,10 @@ while [ $# -gt 0 ]; do
     --source-ips) source_ips="$2"; shift 2 ;;
     --record-layer) record_layer="$2"; shift 2 ;;
     --flood) floods+=("$2"); shift 2 ;;
+    --flood-batch) flood_batch="$2"; shift 2 ;;
+    --open-loop) open_pct="$2"; shift 2 ;;
+    --bracket) bracket=1; shift ;;
+    --open-loop-only) closed_floods=0; shift ;;
     --out) out="$2"; shift 2 ;;
     --server-opts) server_opts="$2"; shift 2 ;;
     *) echo "dtls-compare: unknown option $1" >&2; exit 2 ;;
@@ -90,16 +111,37 @@ for i in \$(seq 1 100); do
   taskset -c $client_cpu "$bench" probe --port $port --psk-key $key_hex --path $(path_of "$s") --timeout 0.5 && break
   sleep 0.2
 done
-common="--port $port --psk-key $key_hex --path $(path_of "$s") --warmup $warmup --duration $duration --source-ips $source_ips --label $s"
+common="--port $port --psk-key $key_hex --path $(path_of "$s") --warmup $warmup --duration $duration --source-ips $source_ips --label $s --server-pid \$pid"
+base=""
 for c in $concurrency; do
   line=\$(taskset -c $client_cpu "$bench" load \$common --clients \$c --record-layer $record_layer)
+  [ -z "\$base" ] && base=\$(echo "\$line" | sed -n 's/.*"rps":\\([0-9]*\\).*/\\1/p') && base_c=\$c
   echo "\${line%\}},\"server_rss_kb\":\$(awk '/VmRSS/ {print \$2}' /proc/\$pid/status)}"
 done
-for f in ${floods[@]+"${floods[@]}"}; do
+for f in \$([ $closed_floods = 1 ] && echo ${floods[@]+"${floods[@]}"}); do
   rate=\${f%%:*}; spoof=""; [ "\$f" != "\$rate" ] && spoof="--flood-spoof"
-  line=\$(taskset -c $client_cpu "$bench" load \$common --clients 100 --record-layer $record_layer --flood-rate \$rate \$spoof)
+  line=\$(taskset -c $client_cpu "$bench" load \$common --clients 100 --record-layer $record_layer --flood-rate \$rate \$spoof --flood-batch $flood_batch)
   echo "\${line%\}},\"server_rss_kb\":\$(awk '/VmRSS/ {print \$2}' /proc/\$pid/status)}"
+  if [ $bracket = 1 ]; then
+    line=\$(taskset -c $client_cpu "$bench" load \$common --clients 100 --record-layer $record_layer)
+    echo "\${line%\}},\"server_rss_kb\":\$(awk '/VmRSS/ {print \$2}' /proc/\$pid/status)}"
+  fi
 done
+if [ -n "$open_pct" ] && [ -n "\$base" ]; then
+  offered=\$((base * $open_pct / 100))
+  for f in none ${floods[@]+"${floods[@]}"}; do
+    fl=""
+    if [ "\$f" != none ]; then
+      rate=\${f%%:*}; fl="--flood-rate \$rate --flood-batch $flood_batch"; [ "\$f" != "\$rate" ] && fl="\$fl --flood-spoof"
+    fi
+    line=\$(taskset -c $client_cpu "$bench" load \$common --clients \$base_c --record-layer $record_layer --rate \$offered \$fl)
+    echo "\${line%\}},\"server_rss_kb\":\$(awk '/VmRSS/ {print \$2}' /proc/\$pid/status)}"
+    if [ $bracket = 1 ] && [ "\$f" != none ]; then
+      line=\$(taskset -c $client_cpu "$bench" load \$common --clients \$base_c --record-layer $record_layer --rate \$offered)
+      echo "\${line%\}},\"server_rss_kb\":\$(awk '/VmRSS/ {print \$2}' /proc/\$pid/status)}"
+    fi
+  done
+fi
 for c in $hs_clients; do
   line=\$(taskset -c $client_cpu "$bench" handshakes \$common --clients \$c)
   echo "\${line%\}},\"server_rss_kb\":\$(awk '/VmRSS/ {print \$2}' /proc/\$pid/status)}"

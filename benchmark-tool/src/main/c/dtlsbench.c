@@ -14,8 +14,18 @@
  * source ports, or with --flood-spoof from random 127.0.0.0/8 source addresses over a raw
  * socket (needs CAP_NET_RAW; loopback only).
  *
- * The generator's own CPU use (getrusage) is printed with every result: a generator that is not
- * busy nearly 100 % of its wall time was not the bottleneck.
+ * With --flood-batch N the flood's datagrams are built once (N of them) and sent N at a time with
+ * sendmmsg, only the bytes that must vary rewritten per datagram (client random; with
+ * --flood-spoof source address and port): the flood then costs the generator's core little
+ * besides the kernel's own per-datagram work, which any sender pays.
+ *
+ * With --rate R, load runs open loop: R requests per second spread round-robin over the sessions
+ * (up to OPEN_WINDOW outstanding per session) whatever the answers do, so a flood cannot slow the
+ * offered load through the generator's closed loop; it reports offered, sent and answered rates.
+ *
+ * The generator's own CPU use (getrusage) is printed with every result, the flood's part of it
+ * (its thread CPU time around sending) and, with --server-pid, the server process's CPU use over
+ * the same measured window (/proc/PID/stat): whichever is near 100 % of a core is the limit.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -56,6 +66,9 @@ static int opt_parallel_handshakes = 32;
 static double opt_flood_rate = 0;
 static int opt_flood_sources = 1000;
 static int opt_flood_spoof = 0;
+static int opt_flood_batch = 1;
+static double opt_rate = 0;
+static int opt_server_pid = 0;
 static int opt_no_close = 0;
 static int opt_get_after_handshake = 0;
 static const char *opt_label = "";
@@ -431,6 +444,8 @@ static double usage_percent(usage_mark a, usage_mark b) {
 
 /* ------------------------------------------------------------------ flood */
 
+#define FLOOD_MAX_BATCH 256
+
 typedef struct {
     unsigned char hello[1500];
     int hello_len;
@@ -439,6 +454,12 @@ typedef struct {
     int raw;
     uint64_t sent, started_ns;
     uint32_t rnd;
+    /* --flood-batch > 1: prebuilt datagrams (spoof: IP + UDP + hello) and their sendmmsg vector */
+    unsigned char (*pkts)[1600];
+    int pkt_len;
+    struct mmsghdr *msgs;
+    struct iovec *iovs;
+    double cpu_s; /* thread CPU time spent in flood_pump */
 } flood;
 
 /* A real ClientHello (no cookie) of this cipher list, taken from OpenSSL through a memory BIO. */
@@ -465,6 +486,39 @@ static uint32_t xorshift(uint32_t *s) {
     return *s = x;
 }
 
+static double thread_cpu_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double) ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* IPv4 + UDP header before the hello in pkt (spoofed source filled in per datagram). */
+static int spoof_headers(unsigned char *pkt, const unsigned char *hello, int hello_len) {
+    struct iphdr *ip = (struct iphdr *) pkt;
+    struct udphdr *udp = (struct udphdr *) (pkt + sizeof *ip);
+    memset(pkt, 0, sizeof *ip + sizeof *udp);
+    ip->ihl = 5;
+    ip->version = 4;
+    ip->ttl = 64;
+    ip->protocol = IPPROTO_UDP;
+    ip->daddr = server_addr.sin_addr.s_addr;
+    ip->tot_len = htons((uint16_t) (sizeof *ip + sizeof *udp + hello_len));
+    udp->dest = server_addr.sin_port;
+    udp->len = htons((uint16_t) (sizeof *udp + hello_len));
+    udp->check = 0; /* optional for UDP over IPv4 (RFC 768) */
+    memcpy(pkt + sizeof *ip + sizeof *udp, hello, hello_len);
+    return (int) (sizeof *ip + sizeof *udp) + hello_len;
+}
+
+/* A random 127.x.y.z source (never 127.0.0.1) and port in a prebuilt spoofed datagram. */
+static void spoof_source(flood *f, unsigned char *pkt) {
+    struct iphdr *ip = (struct iphdr *) pkt;
+    struct udphdr *udp = (struct udphdr *) (pkt + sizeof *ip);
+    uint32_t src = xorshift(&f->rnd);
+    ip->saddr = htonl(0x7F000000u | (src & 0x00FFFFFFu) | 2u);
+    udp->source = htons((uint16_t) (1024 + (xorshift(&f->rnd) % 60000)));
+}
+
 static void flood_init(flood *f, SSL_CTX *ctx) {
     memset(f, 0, sizeof *f);
     f->hello_len = capture_client_hello(ctx, f->hello, sizeof f->hello);
@@ -481,6 +535,24 @@ static void flood_init(flood *f, SSL_CTX *ctx) {
             setsockopt(f->fds[i], SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
         }
     }
+    if (opt_flood_batch > 1) {
+        int n = opt_flood_batch;
+        f->pkts = calloc(n, sizeof *f->pkts);
+        f->msgs = calloc(n, sizeof *f->msgs);
+        f->iovs = calloc(n, sizeof *f->iovs);
+        for (int i = 0; i < n; i++) {
+            f->pkt_len = opt_flood_spoof ? spoof_headers(f->pkts[i], f->hello, f->hello_len) : f->hello_len;
+            if (!opt_flood_spoof) memcpy(f->pkts[i], f->hello, f->hello_len);
+            f->iovs[i].iov_base = f->pkts[i];
+            f->iovs[i].iov_len = (size_t) f->pkt_len;
+            f->msgs[i].msg_hdr.msg_iov = &f->iovs[i];
+            f->msgs[i].msg_hdr.msg_iovlen = 1;
+            if (opt_flood_spoof) {
+                f->msgs[i].msg_hdr.msg_name = &server_addr;
+                f->msgs[i].msg_hdr.msg_namelen = sizeof server_addr;
+            }
+        }
+    }
 }
 
 /* One ClientHello with a fresh client random (record header 13 + handshake header 12 + version 2). */
@@ -495,39 +567,70 @@ static void flood_send_one(flood *f) {
         return;
     }
     unsigned char pkt[1600];
-    struct iphdr *ip = (struct iphdr *) pkt;
-    struct udphdr *udp = (struct udphdr *) (pkt + sizeof *ip);
-    memset(pkt, 0, sizeof *ip + sizeof *udp);
-    ip->ihl = 5;
-    ip->version = 4;
-    ip->ttl = 64;
-    ip->protocol = IPPROTO_UDP;
-    uint32_t src = xorshift(&f->rnd);
-    ip->saddr = htonl(0x7F000000u | (src & 0x00FFFFFFu) | 2u); /* 127.x.y.z, never 127.0.0.1 */
-    ip->daddr = server_addr.sin_addr.s_addr;
-    ip->tot_len = htons((uint16_t) (sizeof *ip + sizeof *udp + f->hello_len));
-    udp->source = htons((uint16_t) (1024 + (xorshift(&f->rnd) % 60000)));
-    udp->dest = server_addr.sin_port;
-    udp->len = htons((uint16_t) (sizeof *udp + f->hello_len));
-    udp->check = 0; /* optional for UDP over IPv4 (RFC 768) */
-    memcpy(pkt + sizeof *ip + sizeof *udp, hello, f->hello_len);
-    if (sendto(f->raw, pkt, sizeof *ip + sizeof *udp + f->hello_len, 0, (struct sockaddr *) &server_addr,
-            sizeof server_addr) >= 0) f->sent++;
+    int len = spoof_headers(pkt, hello, f->hello_len);
+    spoof_source(f, pkt);
+    if (sendto(f->raw, pkt, len, 0, (struct sockaddr *) &server_addr, sizeof server_addr) >= 0) f->sent++;
+}
+
+/* Up to n prebuilt hellos in one sendmmsg: a fresh client random each, spoofed sources fresh too;
+   without --flood-spoof all n from the next of the flood's sockets. Returns how many were sent. */
+static int flood_send_batch(flood *f, int n) {
+    int hello_at = opt_flood_spoof ? (int) (sizeof(struct iphdr) + sizeof(struct udphdr)) : 0;
+    for (int i = 0; i < n; i++) {
+        uint32_t r = xorshift(&f->rnd);
+        if (f->hello_len > 27 + 32) memcpy(f->pkts[i] + hello_at + 27, &r, 4);
+        if (opt_flood_spoof) spoof_source(f, f->pkts[i]);
+    }
+    int fd = opt_flood_spoof ? f->raw : f->fds[f->next_fd];
+    if (!opt_flood_spoof) f->next_fd = (f->next_fd + 1) % f->nfds;
+    int k = sendmmsg(fd, f->msgs, (unsigned) n, MSG_DONTWAIT);
+    return k > 0 ? k : 0;
 }
 
 /* Sends what is due at opt_flood_rate since the flood started (at most 256 at once). */
 static void flood_pump(flood *f, uint64_t now) {
     if (opt_flood_rate <= 0) return;
+    double cpu0 = thread_cpu_s();
     if (f->started_ns == 0) f->started_ns = now;
     uint64_t due = (uint64_t) ((double) (now - f->started_ns) / 1e9 * opt_flood_rate);
-    for (int i = 0; i < 256 && f->sent < due; i++) {
-        uint64_t before = f->sent;
-        flood_send_one(f);
-        if (f->sent == before) break; /* socket buffer full */
+    if (opt_flood_batch > 1) {
+        /* whole batches only (the last one of a window may wait a pump), at most 4 per pump */
+        for (int b = 0; b < 4 && f->sent + (uint64_t) opt_flood_batch <= due; b++) {
+            int k = flood_send_batch(f, opt_flood_batch);
+            f->sent += (uint64_t) k;
+            if (k < opt_flood_batch) break; /* socket buffer full */
+        }
+    } else {
+        for (int i = 0; i < 256 && f->sent < due; i++) {
+            uint64_t before = f->sent;
+            flood_send_one(f);
+            if (f->sent == before) break; /* socket buffer full */
+        }
     }
+    f->cpu_s += thread_cpu_s() - cpu0;
+}
+
+/* utime + stime of a process in seconds (/proc/PID/stat fields 14 and 15); 0 if unreadable. */
+static double process_cpu_s(int pid) {
+    if (pid <= 0) return 0;
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    FILE *fp = fopen(path, "r");
+    if (!fp) return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, fp);
+    fclose(fp);
+    buf[n] = 0;
+    char *p = strrchr(buf, ')'); /* the command name may hold spaces */
+    if (!p) return 0;
+    unsigned long ut = 0, st = 0;
+    /* after ")": state(3) ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt utime(14) stime(15) */
+    if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2) return 0;
+    return (double) (ut + st) / (double) sysconf(_SC_CLK_TCK);
 }
 
 /* ------------------------------------------------------------------ load */
+
+#define OPEN_WINDOW 8
 
 typedef struct {
     int fd;
@@ -539,12 +642,16 @@ typedef struct {
     int awaiting;
     uint64_t sent_ns;
     direct_rl rl;
+    /* open loop (--rate): up to OPEN_WINDOW requests outstanding, matched by token */
+    int inflight;
+    uint32_t open_token[OPEN_WINDOW];
+    uint64_t open_sent[OPEN_WINDOW]; /* 0: slot free */
 } client;
 
 enum { WARMUP, MEASURE, DRAIN, DONE };
 
 typedef struct {
-    uint64_t completed, errors, timeouts, sent, stray, session_errors;
+    uint64_t completed, errors, timeouts, sent, stray, session_errors, offered, skipped;
 } load_counters;
 
 static int drive_handshake(client *c) {
@@ -691,6 +798,44 @@ static int match_response(client *c, const unsigned char *b, int n) {
     return (code >> 5) == 2 ? 1 : 2;
 }
 
+/* Open loop: one request on c in a free slot; 0 (nothing sent) if all OPEN_WINDOW are taken. */
+static int send_open(client *c, uint64_t now, load_counters *k) {
+    if (c->inflight >= OPEN_WINDOW) return 0;
+    int slot = 0;
+    while (c->open_sent[slot] != 0) slot++;
+    c->token++;
+    c->mid++;
+    c->open_token[slot] = c->token;
+    c->open_sent[slot] = now;
+    c->inflight++;
+    /* send_request keeps mid/token in c; here they were advanced already, so write directly */
+    unsigned char buf[300];
+    write_request(buf, c->mid, c->token);
+    k->sent++;
+    if (opt_direct) {
+        unsigned char rec[400];
+        int n = rl_seal(&c->rl, buf, request_len, rec);
+        (void) !send(c->fd, rec, n, MSG_DONTWAIT);
+    } else if (SSL_write(c->ssl, buf, request_len) <= 0) {
+        ERR_clear_error();
+    }
+    return 1;
+}
+
+/* Open loop: the slot of the outstanding request this response answers, or -1 (stray, empty ACK). */
+static int match_open(client *c, const unsigned char *b, int n, int *success) {
+    if (n < 4 + TOKEN_LEN || (b[0] & 0xC0) != 0x40 || b[1] == 0 || (b[0] & 0x0F) != TOKEN_LEN) return -1;
+    uint32_t token;
+    memcpy(&token, b + 4, TOKEN_LEN);
+    for (int i = 0; i < OPEN_WINDOW; i++) {
+        if (c->open_sent[i] != 0 && c->open_token[i] == token) {
+            *success = (b[1] >> 5) == 2;
+            return i;
+        }
+    }
+    return -1;
+}
+
 static int run_load(void) {
     SSL_CTX *ctx = client_ctx();
     client *cs = calloc(opt_clients, sizeof(client));
@@ -722,9 +867,13 @@ static int run_load(void) {
     int started = 0, phase = WARMUP;
     uint64_t next_scan = begin + 10000000ull;
     uint64_t flood_at_measure = 0, flood_at_drain = 0;
+    double flood_cpu0 = 0, flood_cpu1 = 0, server_cpu0 = 0, server_cpu1 = 0;
     usage_mark u0 = {0}, u1 = {0};
     struct epoll_event evs[1024];
     unsigned char rbuf[2048];
+    int open_loop = opt_rate > 0;
+    uint64_t open_due_from = begin, open_offered = 0; /* requests due since begin (open loop) */
+    int open_next = 0;
     while (phase != DONE) {
         uint64_t now = now_ns();
         if (phase == WARMUP && now >= t_measure) {
@@ -732,21 +881,44 @@ static int run_load(void) {
             k = &meas;
             u0 = usage_now();
             flood_at_measure = opt_flood_rate > 0 ? fl.sent : 0;
+            flood_cpu0 = opt_flood_rate > 0 ? fl.cpu_s : 0;
+            server_cpu0 = process_cpu_s(opt_server_pid);
         } else if (phase == MEASURE && now >= t_drain) {
             phase = DRAIN;
             u1 = usage_now();
             flood_at_drain = opt_flood_rate > 0 ? fl.sent : 0;
+            flood_cpu1 = opt_flood_rate > 0 ? fl.cpu_s : 0;
+            server_cpu1 = process_cpu_s(opt_server_pid);
         } else if (phase == DRAIN && now >= t_done) {
             phase = DONE;
             break;
         }
-        if (phase == WARMUP && started < opt_clients) {
+        if (!open_loop && phase == WARMUP && started < opt_clients) {
             uint64_t due = ramp_ns == 0 ? (uint64_t) opt_clients
                     : (uint64_t) ((double) (now - begin) / (double) ramp_ns * opt_clients) + 1;
             for (; started < opt_clients && (uint64_t) started < due; started++) send_request(&cs[started], now, k);
         }
+        if (open_loop && (phase == WARMUP || phase == MEASURE)) {
+            started = opt_clients;
+            uint64_t due = (uint64_t) ((double) (now - open_due_from) / 1e9 * opt_rate);
+            /* a generator more than 100 ms behind its schedule skips the rest: counted, never sent late */
+            uint64_t behind_cap = (uint64_t) (opt_rate / 10) + 1;
+            if (due > open_offered + behind_cap) {
+                k->skipped += due - open_offered - behind_cap;
+                k->offered += due - open_offered - behind_cap;
+                open_offered = due - behind_cap;
+            }
+            /* at most 256 per pass, so a generator catching up sends no burst that queues at the server */
+            for (int i = 0; i < 256 && open_offered < due; i++) {
+                client *c = &cs[open_next];
+                open_next = (open_next + 1) % opt_clients;
+                open_offered++;
+                k->offered++;
+                if (!send_open(c, now, k)) k->skipped++; /* the session's window is full */
+            }
+        }
         if (opt_flood_rate > 0 && phase != DRAIN) flood_pump(&fl, now);
-        int wait = (opt_flood_rate > 0 || started < opt_clients) ? 1 : 10;
+        int wait = (opt_flood_rate > 0 || open_loop || started < opt_clients) ? 1 : 10;
         int n = epoll_wait(ep, evs, 1024, wait);
         for (int i = 0; i < n; i++) {
             client *c = evs[i].data.ptr;
@@ -756,6 +928,22 @@ static int run_load(void) {
                 int r = next_plaintext(c, rbuf, sizeof rbuf, &pt, &off, &len, k);
                 if (r <= 0) break;
                 uint64_t t = now_ns();
+                if (open_loop) {
+                    int ok = 0, slot = match_open(c, pt, r, &ok);
+                    if (slot < 0) {
+                        if (!(r >= 2 && pt[1] == 0)) k->stray++; /* an empty ACK is no stray */
+                        continue;
+                    }
+                    if (ok) {
+                        k->completed++;
+                        if (phase == MEASURE) h_record(h, (t - c->open_sent[slot]) / 1000);
+                    } else {
+                        k->errors++;
+                    }
+                    c->open_sent[slot] = 0;
+                    c->inflight--;
+                    continue;
+                }
                 int m = match_response(c, pt, r);
                 if (m == 0) {
                     k->stray++;
@@ -777,6 +965,16 @@ static int run_load(void) {
             next_scan = now + 10000000ull;
             for (int i = 0; i < started; i++) {
                 client *c = &cs[i];
+                if (open_loop) {
+                    for (int j = 0; j < OPEN_WINDOW; j++) {
+                        if (c->open_sent[j] != 0 && now - c->open_sent[j] > timeout_ns) {
+                            c->open_sent[j] = 0;
+                            c->inflight--;
+                            k->timeouts++;
+                        }
+                    }
+                    continue;
+                }
                 if (c->awaiting && now - c->sent_ns > timeout_ns) {
                     c->awaiting = 0;
                     k->timeouts++;
@@ -785,21 +983,27 @@ static int run_load(void) {
             }
             if (phase == DRAIN) {
                 int busy = 0;
-                for (int i = 0; i < started && !busy; i++) busy = cs[i].awaiting;
+                for (int i = 0; i < started && !busy; i++) busy = open_loop ? cs[i].inflight > 0 : cs[i].awaiting;
                 if (!busy) phase = DONE;
             }
         }
     }
     double secs = opt_duration;
+    double wall = (double) (u1.wall - u0.wall) / 1e9;
     printf("{\"mode\":\"load\",\"label\":\"%s\",\"clients\":%d,\"cipher\":\"%s\",\"rps\":%.0f,"
            "\"completed\":%llu,\"errors\":%llu,\"timeouts\":%llu,\"stray\":%llu,\"session_errors\":%llu,"
            "\"p50_ms\":%.3f,\"p90_ms\":%.3f,\"p99_ms\":%.3f,\"p999_ms\":%.3f,\"max_ms\":%.3f,"
-           "\"generator_cpu_pct\":%.1f,\"record_layer\":\"%s\",\"flood_rate\":%.0f,\"flood_sent_per_s\":%.0f,\"flood_spoof\":%d}\n",
+           "\"generator_cpu_pct\":%.1f,\"record_layer\":\"%s\",\"flood_rate\":%.0f,\"flood_sent_per_s\":%.0f,\"flood_spoof\":%d,"
+           "\"flood_batch\":%d,\"flood_cpu_pct\":%.1f,\"server_cpu_pct\":%.1f,"
+           "\"open_loop_rate\":%.0f,\"offered_per_s\":%.0f,\"sent_per_s\":%.0f,\"skipped_per_s\":%.0f}\n",
             opt_label, opt_clients, opt_cipher, (double) meas.completed / secs, (unsigned long long) meas.completed,
             (unsigned long long) meas.errors, (unsigned long long) meas.timeouts, (unsigned long long) meas.stray,
             (unsigned long long) meas.session_errors, h_percentile(h, 50), h_percentile(h, 90), h_percentile(h, 99),
             h_percentile(h, 99.9), (double) h->max / 1000.0, usage_percent(u0, u1), opt_direct ? "direct" : "openssl", opt_flood_rate,
-            (double) (flood_at_drain - flood_at_measure) / secs, opt_flood_spoof);
+            (double) (flood_at_drain - flood_at_measure) / secs, opt_flood_spoof,
+            opt_flood_batch, wall > 0 ? 100.0 * (flood_cpu1 - flood_cpu0) / wall : 0,
+            opt_server_pid > 0 && wall > 0 ? 100.0 * (server_cpu1 - server_cpu0) / wall : -1,
+            opt_rate, (double) meas.offered / secs, (double) meas.sent / secs, (double) meas.skipped / secs);
     fflush(stdout);
     return 0;
 }
@@ -1225,6 +1429,9 @@ static void usage(void) {
         "  --source-ips N (0: clients bind to 127.0.0.2 .. 127.0.0.N+1 in turn; loopback servers only)\n"
         "  load:       --parallel-handshakes N (32) --flood-rate PER_S (0 = none) --flood-sources N (1000)\n"
         "              --flood-spoof (random 127/8 sources over a raw socket)\n"
+        "              --flood-batch N (1: one send per hello; up to 256: prebuilt hellos, N per sendmmsg)\n"
+        "              --rate PER_S (open loop at that offered rate; 0 = closed loop)\n"
+        "              --server-pid PID (report that process's CPU use over the measured window)\n"
         "  handshakes: --no-close (no close_notify) --get (one GET per session before closing)\n"
         "              --max-handshakes N (stop after N completed, warm-up included; with --no-close: N sessions left)\n");
     exit(2);
@@ -1252,12 +1459,19 @@ int main(int argc, char **argv) {
         else if (ARG("--flood-rate")) opt_flood_rate = atof(v);
         else if (ARG("--flood-sources")) opt_flood_sources = atoi(v);
         else if (strcmp(a, "--flood-spoof") == 0) opt_flood_spoof = 1;
+        else if (ARG("--flood-batch")) opt_flood_batch = atoi(v);
+        else if (ARG("--rate")) opt_rate = atof(v);
+        else if (ARG("--server-pid")) opt_server_pid = atoi(v);
         else if (strcmp(a, "--no-close") == 0) opt_no_close = 1;
         else if (strcmp(a, "--get") == 0) opt_get_after_handshake = 1;
         else if (ARG("--record-layer")) opt_direct = strcmp(v, "openssl") != 0;
         else if (ARG("--source-ips")) opt_source_ips = atoi(v);
         else if (ARG("--max-handshakes")) opt_max_handshakes = atol(v);
         else usage();
+    }
+    if (opt_flood_batch < 1 || opt_flood_batch > FLOOD_MAX_BATCH) {
+        fprintf(stderr, "dtlsbench: --flood-batch must be 1..%d\n", FLOOD_MAX_BATCH);
+        exit(2);
     }
     if (opt_key_len == 0) {
         fprintf(stderr, "dtlsbench: --psk-key is required\n");

@@ -94,9 +94,8 @@ final class CookieVerifier {
 
     /**
      * Checks the cookie of the ClientHello that starts {@code b} (a record of epoch 0 carrying a
-     * client_hello, as the receive screen found). On {@link Verdict#ANSWER}, {@code hvr} (at
-     * least {@value #HVR_LENGTH} bytes) holds the HelloVerifyRequest, with the hello's record
-     * sequence number (RFC 6347 §4.2.1).
+     * client_hello), reading the record and handshake headers itself; the receive path, whose
+     * screen read them already, uses {@link #check(byte[], int, int, InetSocketAddress, byte[])}.
      */
     Verdict check(byte[] b, InetSocketAddress source, byte[] hvr) {
         if (b.length < RECORD_HEADER + MESSAGE_HEADER || (b[0] & 0xFF) != RecordHeader.HANDSHAKE
@@ -110,10 +109,20 @@ final class CookieVerifier {
                 || u24(b, RECORD_HEADER + 6) != 0 || u24(b, RECORD_HEADER + 9) != bodyLength) {
             return Verdict.UNUSUAL; // another record layout, a fragment: BC decides
         }
+        return check(b, RECORD_HEADER + MESSAGE_HEADER, bodyLength, source, hvr);
+    }
+
+    /**
+     * Checks the cookie of a ClientHello whose body is {@code b[body, body + bodyLength)}: the
+     * receive screen found a DTLS record of epoch 0 at the start of {@code b} holding exactly one
+     * handshake fragment, a whole client_hello with this body (RFC 6347 §4.2.2). On
+     * {@link Verdict#ANSWER}, {@code hvr} (at least {@value #HVR_LENGTH} bytes) holds the
+     * HelloVerifyRequest, with the hello's record sequence number (RFC 6347 §4.2.1).
+     */
+    Verdict check(byte[] b, int body, int bodyLength, InetSocketAddress source, byte[] hvr) {
         if (bodyLength < MIN_BODY) {
             return Verdict.DROP;
         }
-        int body = RECORD_HEADER + MESSAGE_HEADER;
         int end = body + bodyLength;
         int major = b[body] & 0xFF;
         int minor = b[body + 1] & 0xFF;

@@ -90,6 +90,9 @@ public final class DtlsConnector implements Connector {
         int maxEpoch;
         int cidOffset;
         boolean clientHello;
+        /** The ClientHello's body when it is one whole fragment filling the first record; else -1. */
+        int helloBody;
+        int helloBodyLength;
         byte[] pskIdentity;
 
         void reset() {
@@ -97,6 +100,8 @@ public final class DtlsConnector implements Connector {
             maxEpoch = 0;
             cidOffset = -1;
             clientHello = false;
+            helloBody = -1;
+            helloBodyLength = 0;
             pskIdentity = null;
         }
     }
@@ -392,6 +397,17 @@ public final class DtlsConnector implements Connector {
     private void receiveRecords(RawData raw) {
         byte[] b = raw.sharedBytes();
         InetSocketAddress source = raw.context().peer();
+        boolean helloAdmitted = false;
+        if (config.role() == DtlsConnectorConfig.Role.SERVER && mayBeClientHello(b)
+                && handshakes.get(source) == null) {
+            // A hello for no running handshake meets the hello budget before any other work: a
+            // flood beyond it costs this test and the counter, not the screen below.
+            if (!helloBudget.tryAcquire(source.getAddress())) {
+                dtlsCounters.hellosDropped.increment();
+                return;
+            }
+            helloAdmitted = true;
+        }
         Scratch scratch = SCRATCH.get();
         Screened first = scratch.first;
         first.reset();
@@ -430,7 +446,7 @@ public final class DtlsConnector implements Connector {
             if (hs != null) {
                 handshakes.offer(hs, b, first.pskIdentity);
             } else if (config.role() == DtlsConnectorConfig.Role.SERVER) {
-                clientHello(b, source, scratch.helloVerifyRequest);
+                clientHello(b, first, source, scratch.helloVerifyRequest, helloAdmitted);
             }
             return;
         }
@@ -482,6 +498,10 @@ public final class DtlsConnector implements Connector {
                     }
                     if (f.type() == HandshakeFragment.CLIENT_HELLO && h.recordOffset() == 0 && fo == h.fragmentOffset()) {
                         first.clientHello = true;
+                        if (f.fragmentOffset() == 0 && f.fragmentLength() == f.messageLength() && f.end() == h.end()) {
+                            first.helloBody = f.bodyOffset();
+                            first.helloBodyLength = f.fragmentLength();
+                        }
                     }
                     if (first.pskIdentity == null) {
                         first.pskIdentity = f.pskIdentity(b);
@@ -491,6 +511,16 @@ public final class DtlsConnector implements Connector {
             }
             off = h.end();
         }
+    }
+
+    /**
+     * Whether {@code b} may start with a ClientHello: a handshake record of epoch 0 whose first
+     * fragment is a client_hello. Every datagram the screen finds a ClientHello in passes; a
+     * malformed one that passes is dropped by the screen after it met the hello budget.
+     */
+    static boolean mayBeClientHello(byte[] b) {
+        return b.length > RecordHeader.HEADER_LENGTH && (b[0] & 0xFF) == RecordHeader.HANDSHAKE && b[3] == 0
+                && b[4] == 0 && b[RecordHeader.HEADER_LENGTH] == HandshakeFragment.CLIENT_HELLO;
     }
 
     /** An established session's datagram: decrypted here, the plaintext handed up. */
@@ -513,21 +543,24 @@ public final class DtlsConnector implements Connector {
     }
 
     /**
-     * A ClientHello from an address with no handshake in progress: within the hello budget, the
-     * stateless cookie check; only a valid cookie creates state (RFC 6347 §4.2.1). The check's
-     * time is charged to the budget, which limits it while established sessions send records.
+     * A ClientHello from an address with no handshake in progress: within the hello budget (met
+     * already when {@code admitted}), the stateless cookie check on the body the screen found;
+     * only a valid cookie creates state (RFC 6347 §4.2.1). The check's time is charged to the
+     * budget, which limits it while established sessions send records.
      */
-    private void clientHello(byte[] b, InetSocketAddress source, byte[] hvr) {
+    private void clientHello(byte[] b, Screened first, InetSocketAddress source, byte[] hvr, boolean admitted) {
         CookieVerifier v = cookies;
         if (v == null || state != Lifecycle.RUNNING) {
             return;
         }
-        if (!helloBudget.tryAcquire(source.getAddress())) {
+        if (!admitted && !helloBudget.tryAcquire(source.getAddress())) {
             dtlsCounters.hellosDropped.increment();
             return;
         }
         long started = clock.nanoTime();
-        switch (v.check(b, source, hvr)) {
+        CookieVerifier.Verdict verdict = first.helloBody < 0 ? CookieVerifier.Verdict.UNUSUAL
+                : v.check(b, first.helloBody, first.helloBodyLength, source, hvr);
+        switch (verdict) {
             case ANSWER:
                 dtlsCounters.helloVerifyRequestsSent.increment();
                 sendCiphertext(Arrays.copyOf(hvr, CookieVerifier.HVR_LENGTH), EndpointContext.of(source), null);

@@ -1,0 +1,177 @@
+package io.stagecoach.elements.dtls;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.stagecoach.elements.Connector;
+import io.stagecoach.elements.ConnectorCounters;
+import io.stagecoach.elements.EndpointContext;
+import io.stagecoach.elements.RawData;
+import io.stagecoach.elements.RawDataReceiver;
+import io.stagecoach.elements.time.VirtualClock;
+import java.net.InetSocketAddress;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The receive path's handling of ClientHellos from addresses without a handshake: the hello
+ * budget is met before the screen parses the datagram, and the cookie check reads the body the
+ * screen found. A server on a virtual clock over a transport that hands datagrams in directly.
+ */
+class HelloScreenTest {
+
+    private final VirtualClock clock = new VirtualClock();
+    private final Wire wire = new Wire();
+    private DtlsConnector server;
+
+    /** The connector below the server: delivers what the test gives it, keeps the answers. */
+    private final class Wire implements Connector {
+        private volatile RawDataReceiver receiver = d -> { };
+        private final ConnectorCounters counters = new ConnectorCounters();
+        final List<RawData> sent = new ArrayList<>();
+
+        void deliver(byte[] datagram, InetSocketAddress from) {
+            receiver.receiveData(RawData.inbound(datagram, EndpointContext.of(from), clock.nanoTime()));
+        }
+
+        @Override
+        public void send(RawData data) {
+            sent.add(data);
+            data.notifySent();
+        }
+
+        @Override
+        public void start() {
+        }
+
+        @Override
+        public void stop() {
+        }
+
+        @Override
+        public void destroy() {
+        }
+
+        @Override
+        public void setRawDataReceiver(RawDataReceiver r) {
+            receiver = r;
+        }
+
+        @Override
+        public InetSocketAddress getAddress() {
+            return new InetSocketAddress("192.0.2.1", 5684);
+        }
+
+        @Override
+        public String getProtocol() {
+            return "UDP";
+        }
+
+        @Override
+        public ConnectorCounters counters() {
+            return counters;
+        }
+    }
+
+    private void startServer(int helloRatePerSource) throws Exception {
+        server = DtlsConnector.builder(DtlsConnectorConfig.Role.SERVER).pskStore(PskStore.of("client1", "secretPSK"))
+                .maxHelloRatePerSource(helloRatePerSource).scheduler(clock).transport(c -> wire).build();
+        server.start();
+    }
+
+    @AfterEach
+    void stop() {
+        if (server != null) {
+            server.destroy();
+        }
+    }
+
+    /** A hello-shaped datagram whose record claims more bytes than it carries: the screen drops it. */
+    private static byte[] truncatedHello(long seq) {
+        byte[] hello = ClientHellos.minimal(seq);
+        return Arrays.copyOf(hello, hello.length - 10);
+    }
+
+    @Test
+    void hellosBeyondTheBudgetAreDroppedBeforeTheScreen() throws Exception {
+        startServer(2);
+        InetSocketAddress from = new InetSocketAddress("198.51.100.7", 40000);
+        for (int i = 0; i < 10; i++) {
+            wire.deliver(truncatedHello(i), from);
+        }
+        // the source's bucket holds one second's worth (2): those two reach the screen, which finds
+        // them malformed; the other eight are dropped by the budget before any parsing
+        assertEquals(2, server.dtlsCounters().datagramsMalformed());
+        assertEquals(8, server.dtlsCounters().hellosDropped());
+        assertTrue(wire.sent.isEmpty());
+    }
+
+    @Test
+    void aWellFormedHelloWithinTheBudgetIsAnsweredFromTheScreenedBody() throws Exception {
+        startServer(2);
+        InetSocketAddress from = new InetSocketAddress("198.51.100.8", 40001);
+        byte[] hello = ClientHellos.minimal(5);
+        wire.deliver(hello, from);
+        wire.deliver(ClientHellos.minimal(6), from);
+        wire.deliver(ClientHellos.minimal(7), from); // over the source's budget
+        assertEquals(2, server.dtlsCounters().helloVerifyRequestsSent());
+        assertEquals(1, server.dtlsCounters().hellosDropped());
+        assertEquals(0, server.dtlsCounters().datagramsMalformed());
+        RawData hvr = wire.sent.get(0);
+        assertEquals(CookieVerifier.HVR_LENGTH, hvr.size());
+        assertTrue(hvr.size() <= hello.length, "no amplification");
+        assertEquals(3, hvr.bytes()[13], "hello_verify_request");
+        assertArrayEquals(Arrays.copyOfRange(hello, 5, 11), Arrays.copyOfRange(hvr.bytes(), 5, 11),
+                "the hello's record sequence number");
+    }
+
+    @Test
+    void theBudgetRefillsWithTheClock() throws Exception {
+        startServer(2);
+        InetSocketAddress from = new InetSocketAddress("198.51.100.9", 40002);
+        for (int i = 0; i < 4; i++) {
+            wire.deliver(ClientHellos.minimal(i), from);
+        }
+        assertEquals(2, server.dtlsCounters().helloVerifyRequestsSent());
+        clock.advance(java.time.Duration.ofMillis(500)); // half a second at 2/s: one more
+        wire.deliver(ClientHellos.minimal(10), from);
+        wire.deliver(ClientHellos.minimal(11), from);
+        assertEquals(3, server.dtlsCounters().helloVerifyRequestsSent());
+        assertEquals(3, server.dtlsCounters().hellosDropped());
+    }
+
+    @Test
+    void onlyHandshakeRecordsOfEpochZeroStartingWithAClientHelloMayBeHellos() {
+        byte[] hello = ClientHellos.minimal(1);
+        assertTrue(DtlsConnector.mayBeClientHello(hello));
+        byte[] appData = hello.clone();
+        appData[0] = RecordHeader.APPLICATION_DATA;
+        assertFalse(DtlsConnector.mayBeClientHello(appData));
+        byte[] epoch1 = hello.clone();
+        epoch1[4] = 1;
+        assertFalse(DtlsConnector.mayBeClientHello(epoch1));
+        byte[] keyExchange = hello.clone();
+        keyExchange[13] = HandshakeFragment.CLIENT_KEY_EXCHANGE;
+        assertFalse(DtlsConnector.mayBeClientHello(keyExchange));
+        assertFalse(DtlsConnector.mayBeClientHello(Arrays.copyOf(hello, 13)));
+    }
+
+    @Test
+    void theScreenedBodyGivesTheSameAnswerAsTheHeaderParse() throws Exception {
+        CookieVerifier verifier = new CookieVerifier(new SecureRandom());
+        InetSocketAddress from = new InetSocketAddress("203.0.113.4", 5000);
+        for (byte[] hello : List.of(ClientHellos.minimal(3), ClientHellos.capturedFromOurClient())) {
+            byte[] parsed = new byte[CookieVerifier.HVR_LENGTH];
+            byte[] screened = new byte[CookieVerifier.HVR_LENGTH];
+            assertEquals(CookieVerifier.Verdict.ANSWER, verifier.check(hello, from, parsed));
+            assertEquals(CookieVerifier.Verdict.ANSWER, verifier.check(hello, 25, hello.length - 25, from, screened));
+            assertArrayEquals(parsed, screened);
+        }
+    }
+}
