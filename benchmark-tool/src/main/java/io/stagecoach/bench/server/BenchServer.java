@@ -123,6 +123,9 @@ public final class BenchServer {
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             value.close();
+            // what the endpoint counted (retransmissions, amplification_limited, unmatched, ...) goes
+            // to the server's log, where a benchmark's result can be explained from
+            server.endpoints().forEach(e -> System.err.println("sc-server counters " + e.counters().snapshot()));
             server.destroy();
             stopped.countDown();
         }, "sc-server-shutdown"));

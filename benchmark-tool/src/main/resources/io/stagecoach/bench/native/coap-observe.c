@@ -18,7 +18,9 @@
  * every registered observer has a value at least that new (a newer value supersedes an older
  * one, RFC 7641 §4.5.2) or --timeout seconds after the change. Per round: the time from
  * changed() to the first and to the last observer's notification, and notifications per second
- * over that span. A confirmable notification is acknowledged at once (RFC 7641 §4.5).
+ * over that span. A confirmable notification is acknowledged at once (RFC 7641 §4.5), and an
+ * Empty CON (a CoAP ping, RFC 7252 §4.3) is answered with RST, as every CoAP endpoint must: the
+ * observer it is for is the one whose address it was sent to (IP_PKTINFO on receive).
  *
  * Output: "register ..." once, "round ..." per round, then "result key=value ...".
  *
@@ -74,7 +76,8 @@ static int path_len;
 static round_t rounds[MAX_ROUNDS];
 static int nrounds = 10;
 static int64_t first_seq = -1; /* seq of round 1, once registration is over */
-static long registered, refused, notifications, con_notes, non_notes, stale, no_observe, errors, stray;
+static long registered, refused, notifications, con_notes, non_notes, stale, no_observe, errors, stray, pings;
+static uint32_t base_address; /* host order: observer i sends from base_address + 1 + i */
 static long window_notes;
 
 /* ------------------------------------------------------------------ sending, batched */
@@ -199,7 +202,8 @@ static int parse_value(const uint8_t *p, int n, int64_t *seq, uint64_t *nanos) {
     return 1;
 }
 
-static void on_datagram(const uint8_t *d, int n, uint64_t now) {
+/* dst: the address the datagram was sent to (network order), 0 if unknown */
+static void on_datagram(const uint8_t *d, int n, uint32_t dst, uint64_t now) {
     if (n < 4 || (d[0] & 0xC0) != 0x40) {
         stray++;
         return;
@@ -208,6 +212,16 @@ static void on_datagram(const uint8_t *d, int n, uint64_t now) {
     int tkl = d[0] & 0x0F;
     int code = d[1];
     int mid = d[2] << 8 | d[3];
+    if (type == 0 && code == 0 && tkl == 0 && n == 4) {
+        uint32_t i = ntohl(dst) - base_address - 1;
+        if (dst != 0 && i < (uint32_t) nobs) {
+            pings++;
+            send_empty(&obs[i], 0x70, mid); /* CoAP ping: RST from the address it was sent to */
+        } else {
+            stray++;
+        }
+        return;
+    }
     if (code == 0 || tkl != 4 || n < 8) {
         stray++; /* an empty ACK (a separate response follows) or a message we did not ask for */
         return;
@@ -277,8 +291,19 @@ static void on_datagram(const uint8_t *d, int n, uint64_t now) {
 static uint8_t rxbuf[BATCH][MAX_DATAGRAM];
 static struct iovec rx_iov[BATCH];
 static struct mmsghdr rx[BATCH];
+static char rx_ctl[BATCH][CMSG_SPACE(sizeof(struct in_pktinfo))];
+
+static uint32_t destination_of(struct msghdr *h) {
+    for (struct cmsghdr *cm = CMSG_FIRSTHDR(h); cm != NULL; cm = CMSG_NXTHDR(h, cm)) {
+        if (cm->cmsg_level == IPPROTO_IP && cm->cmsg_type == IP_PKTINFO) {
+            return ((struct in_pktinfo *) CMSG_DATA(cm))->ipi_addr.s_addr;
+        }
+    }
+    return 0;
+}
 
 static void poll_once(uint64_t wait_ns) {
+    for (int i = 0; i < BATCH; i++) rx[i].msg_hdr.msg_controllen = sizeof rx_ctl[i]; /* the kernel shrinks it */
     int n = recvmmsg(sock, rx, BATCH, MSG_DONTWAIT, NULL);
     if (n <= 0) {
         flush_tx();
@@ -289,7 +314,7 @@ static void poll_once(uint64_t wait_ns) {
     }
     uint64_t now = now_ns();
     for (int i = 0; i < n; i++) {
-        on_datagram(rxbuf[i], (int) rx[i].msg_len, now);
+        on_datagram(rxbuf[i], (int) rx[i].msg_len, destination_of(&rx[i].msg_hdr), now);
     }
     flush_tx();
 }
@@ -353,6 +378,7 @@ int main(int argc, char **argv) {
     }
     obs = calloc((size_t) nobs, sizeof(observer_t));
     uint32_t base = ntohl(inet_addr("127.2.0.0"));
+    base_address = base;
     uint32_t seed = (uint32_t) now_ns() ^ (uint32_t) getpid();
     for (int i = 0; i < nobs; i++) {
         seed = seed * 1103515245u + 12345u;
@@ -364,6 +390,8 @@ int main(int argc, char **argv) {
     int bufsize = 8 << 20; /* Linux caps it at net.core.rmem_max */
     setsockopt(sock, SOL_SOCKET, SO_RCVBUF, &bufsize, sizeof bufsize);
     setsockopt(sock, SOL_SOCKET, SO_SNDBUF, &bufsize, sizeof bufsize);
+    int one = 1;
+    setsockopt(sock, IPPROTO_IP, IP_PKTINFO, &one, sizeof one); /* which observer a ping is for */
     struct sockaddr_in any = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_ANY)};
     if (bind(sock, (struct sockaddr *) &any, sizeof any) < 0) {
         perror("bind");
@@ -374,6 +402,7 @@ int main(int argc, char **argv) {
         rx_iov[i].iov_len = MAX_DATAGRAM;
         rx[i].msg_hdr.msg_iov = &rx_iov[i];
         rx[i].msg_hdr.msg_iovlen = 1;
+        rx[i].msg_hdr.msg_control = rx_ctl[i];
     }
 
     /* registration: paced, each retried after 2 s, at most 4 tries */
@@ -455,17 +484,21 @@ int main(int argc, char **argv) {
         }
     }
     qsort(spans, (size_t) complete, sizeof spans[0], cmp_u64);
+    long silent = 0; /* registered, but no value of any measured round */
+    for (int i = 0; i < nobs; i++) {
+        if (obs[i].state == REGISTERED && obs[i].last_seq < first_seq) silent++;
+    }
     double secs = (double) (window_end - window_start) / 1e9;
     double scpu = server_cpu0 < 0 || server_cpu1 < 0 ? -1.0 : server_cpu1 - server_cpu0;
     printf("result observers=%d registered=%ld refused=%ld rounds=%d complete_rounds=%d"
            " median_change_to_last_ms=%.3f max_change_to_last_ms=%.3f min_change_to_last_ms=%.3f"
            " mean_notifications_per_s=%.0f notifications=%ld con=%ld non=%ld stale=%ld without_observe=%ld"
            " errors=%ld stray=%ld window_s=%.3f window_notifications=%ld server_cpu_s=%.3f"
-           " server_cpu_us_per_notification=%.2f generator_cpu_s=%.3f\n",
+           " server_cpu_us_per_notification=%.2f generator_cpu_s=%.3f silent=%ld pings=%ld\n",
            nobs, registered, refused, nrounds, complete, complete ? spans[complete / 2] / 1e6 : -1.0,
            complete ? spans[complete - 1] / 1e6 : -1.0, complete ? spans[0] / 1e6 : -1.0,
            complete ? rate_sum / complete : 0.0, notifications, con_notes, non_notes, stale, no_observe, errors,
            stray, secs, window_notes, scpu, scpu >= 0 && window_notes > 0 ? scpu * 1e6 / window_notes : -1.0,
-           self_cpu1 - self_cpu0);
+           self_cpu1 - self_cpu0, silent, pings);
     return 0;
 }

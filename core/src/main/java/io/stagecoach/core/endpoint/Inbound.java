@@ -309,16 +309,24 @@ final class Inbound {
                     counters.increment(Counter.UNMATCHED);
                     return;
                 }
+                AddressProbe[] answered = new AddressProbe[1];
                 exchange.execute(() -> {
                     if (exchange.isComplete()) {
                         return;
                     }
                     if (Ping.isPing(exchange)) {
                         exchange.complete(); // the RST (or an ACK) answering our ping: the peer is alive
+                        answered[0] = exchange.get(AddressProbe.OF_PING);
                     } else {
                         stack.receiveEmpty(exchange, message);
                     }
                 });
+                AddressProbe probe = answered[0];
+                if (probe != null) {
+                    // an address probe answered: its exchange may send what the limit held back,
+                    // taken after the ping's lock is released (the outbox takes them in the other order)
+                    probe.held().execute(() -> outbox.probeAnswered(probe));
+                }
         }
     }
 

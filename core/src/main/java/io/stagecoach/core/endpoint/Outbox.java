@@ -27,8 +27,9 @@ import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.RawData;
 import io.stagecoach.elements.SendCallback;
-import io.stagecoach.elements.time.Clock;
+import io.stagecoach.elements.time.Scheduler;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -41,7 +42,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>It also keeps the amplification limit (RFC 7252 §11.3): every datagram answering a request
  * from an address not verified ({@link AddressVerifier}) counts against factor × the request's
  * size. A first response over the limit is replaced by 4.01 with an Echo challenge (RFC 9175
- * §2.4); a later one (a notification, a retransmission) is not sent, as if lost.
+ * §2.4); a later one (a notification, a retransmission) is not sent, as if lost, and an
+ * {@link AddressProbe} (a CoAP ping within the budget) asks whether anyone receives there: an
+ * answer lets that message out once, so that an observer whose ACK was lost is not left silent.
  *
  * <p>Notifications occupy at most OBSERVE_MAX_NOTIFICATIONS_IN_FLIGHT places in the connector's
  * outbound queue, so that a fan-out cannot crowd other traffic out of it. Further notifications
@@ -63,7 +66,7 @@ final class Outbox implements LayerStack.Outbox {
     private final EndpointCounters counters;
     // an array: a for-each over a List builds an iterator per message (24 B)
     private final MessageInterceptor[] interceptors;
-    private final Clock clock;
+    private final Scheduler clock;
     private final AddressVerifier verifier;
     private final int maxNotificationsInFlight;
     private final AtomicInteger notificationsInFlight = new AtomicInteger();
@@ -74,6 +77,13 @@ final class Outbox implements LayerStack.Outbox {
     private final AtomicBoolean releasing = new AtomicBoolean();
     /** How many shares of notifications may wait here, beyond the share in the connector's queue. */
     static final int HOLD_FACTOR = 64;
+    /** Bytes of an Empty message (RFC 7252 §3): what an address probe costs. */
+    static final int EMPTY_BYTES = 4;
+    /**
+     * How long an address probe waits for its RST: longer than a peer's ACK is awaited
+     * (ACK_TIMEOUT × ACK_RANDOM_FACTOR, 3 s by default), so a slow answer still counts.
+     */
+    static final Duration PROBE_TIMEOUT = Duration.ofSeconds(4);
     /** One callback for every notification: it gives its in-flight place to the next waiting one. */
     private final SendCallback notificationSent = new SendCallback() {
         @Override
@@ -91,7 +101,7 @@ final class Outbox implements LayerStack.Outbox {
 
     Outbox(Connector connector, MessageIdProvider mids, ExchangeStore store, DeduplicationStore dedup,
             EndpointCounters counters, List<MessageInterceptor> interceptors, AddressVerifier verifier,
-            int maxNotificationsInFlight, Clock clock) {
+            int maxNotificationsInFlight, Scheduler clock) {
         this.connector = connector;
         this.mids = mids;
         this.store = store;
@@ -144,14 +154,19 @@ final class Outbox implements LayerStack.Outbox {
             // the lookup only for an answer over the limit: most fit, and cost no lookup at all
             if (bytes.length > limit && !verifier.isVerified(exchange.peer().peer())) {
                 if (retransmission || isNotification(exchange)) {
-                    // a later response: as if lost (RFC 7252 §11.3)
+                    AddressProbe probe = exchange.get(AddressProbe.SLOT);
+                    if (probe == null || !probe.takeGrant()) {
+                        // a later response: as if lost (RFC 7252 §11.3), but ask whether anyone receives
+                        counters.increment(Counter.AMPLIFICATION_LIMITED);
+                        probe(exchange, probe, limit);
+                        return;
+                    } // else the one message an answered probe lets out beyond the limit
+                } else {
+                    r = challenge(exchange, r);
+                    exchange.setCurrentResponse(r);
+                    bytes = encode(r);
                     counters.increment(Counter.AMPLIFICATION_LIMITED);
-                    return;
                 }
-                r = challenge(exchange, r);
-                exchange.setCurrentResponse(r);
-                bytes = encode(r);
-                counters.increment(Counter.AMPLIFICATION_LIMITED);
             }
             exchange.addSentBytes(bytes.length);
         }
@@ -225,6 +240,47 @@ final class Outbox implements LayerStack.Outbox {
             } finally {
                 releasing.set(false);
             }
+        }
+    }
+
+    /**
+     * Sends an {@link AddressProbe} for {@code exchange}, whose message the limit held back, if
+     * none is waiting, none was answered before, and the four bytes fit what is left of the
+     * budget ({@code limit}); they count against it.
+     */
+    private void probe(Exchange exchange, AddressProbe existing, long limit) {
+        if (limit < EMPTY_BYTES || (existing != null && !existing.maySend())) {
+            return;
+        }
+        AddressProbe probe = existing;
+        if (probe == null) {
+            probe = new AddressProbe(exchange);
+            exchange.set(AddressProbe.SLOT, probe);
+        }
+        probe.sent();
+        exchange.addSentBytes(EMPTY_BYTES);
+        AddressProbe p = probe;
+        Exchange ping = Ping.send(exchange.peer(), PROBE_TIMEOUT, clock, mids, store, this,
+                e -> e.set(AddressProbe.OF_PING, p));
+        ping.whenComplete(() -> {
+            if (ping.failure() != null) {
+                p.unanswered();
+            }
+        });
+    }
+
+    /**
+     * The ping of {@code probe} was answered: sends the message its exchange holds back, once,
+     * beyond the limit. Runs holding that exchange, never nested in the ping's.
+     */
+    void probeAnswered(AddressProbe probe) {
+        Exchange held = probe.held();
+        if (!probe.answer() || held.isComplete()) {
+            return;
+        }
+        Response current = held.currentResponse();
+        if (current != null && current.type() == Type.CON) {
+            sendResponse(held, current);
         }
     }
 

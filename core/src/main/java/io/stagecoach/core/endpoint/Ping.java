@@ -11,6 +11,7 @@ import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.time.Cancellable;
 import io.stagecoach.elements.time.Scheduler;
 import java.time.Duration;
+import java.util.function.Consumer;
 
 /**
  * CoAP ping (RFC 7252 §4.3): an Empty CON registered in the exchange store by (peer, MID); the RST
@@ -35,6 +36,12 @@ final class Ping {
     /** Sends the ping from the calling thread; the returned exchange completes as described above. */
     static Exchange send(EndpointContext peer, Duration timeout, Scheduler scheduler, MessageIdProvider mids,
             ExchangeStore store, Outbox outbox) {
+        return send(peer, timeout, scheduler, mids, store, outbox, e -> { });
+    }
+
+    /** As above; {@code setup} marks the ping's exchange before it can be answered. */
+    static Exchange send(EndpointContext peer, Duration timeout, Scheduler scheduler, MessageIdProvider mids,
+            ExchangeStore store, Outbox outbox, Consumer<Exchange> setup) {
         Request placeholder = Request.get().peer(peer).build();
         Exchange exchange = new Exchange(Exchange.Origin.LOCAL, placeholder, peer, scheduler.nanoTime(), null);
         exchange.execute(() -> {
@@ -46,6 +53,7 @@ final class Ping {
                 return;
             }
             exchange.set(MARK, Boolean.TRUE);
+            setup.accept(exchange);
             store.registerMid(exchange, mid);
             Cancellable timer = scheduler.schedule(() -> exchange.execute(() -> exchange.fail(
                     new ExchangeTimeoutException("no RST from " + peer.peer() + " to ping MID " + mid

@@ -139,7 +139,7 @@ public final class ReliabilityLayer extends AbstractLayer {
     @Override
     public void receiveEmpty(LayerContext ctx, Exchange exchange, EmptyMessage message) {
         State s = exchange.get(STATE);
-        if (s == null || message.mid() != s.inFlightMid) {
+        if (s == null || (message.mid() != s.inFlightMid && !acknowledgesCurrent(exchange, message))) {
             if (!exchange.isLocal() && message.type() == Type.RST) {
                 // A RST for an earlier NON notification of an observe relation (RFC 7641 §3.6):
                 // the observe layer above decides.
@@ -167,6 +167,16 @@ public final class ReliabilityLayer extends AbstractLayer {
                     + message.mid() + " with RST"));
         }
         ctx.receiveEmpty(exchange, message);
+    }
+
+    /**
+     * An ACK to the CON response the exchange holds now, sent with a MID the timer has not seen:
+     * a newer notification that replaced one in flight (RFC 7641 §4.5.2) may go out before the
+     * next timeout, e.g. once an address probe was answered, and its ACK ends the wait as well.
+     */
+    private static boolean acknowledgesCurrent(Exchange exchange, EmptyMessage message) {
+        Response current = exchange.isLocal() || message.type() != Type.ACK ? null : exchange.currentResponse();
+        return current != null && current.type() == Type.CON && current.mid() == message.mid();
     }
 
     // ---------------------------------------------------------------- server side
