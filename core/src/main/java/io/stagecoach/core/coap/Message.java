@@ -285,6 +285,12 @@ public abstract class Message {
             return self();
         }
 
+        /** Sets {@code payload}, shared without a copy: it is immutable. */
+        public B payload(Payload payload) {
+            this.payload = payload.length() == 0 ? NO_PAYLOAD : payload.array();
+            return self();
+        }
+
         /** Sets the payload to {@code text} in UTF-8. */
         public B payload(String text) {
             this.payload = text.getBytes(StandardCharsets.UTF_8);
