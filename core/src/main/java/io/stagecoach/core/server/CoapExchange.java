@@ -307,7 +307,7 @@ public final class CoapExchange {
 
     /** @param code the response code when the caller knows it (saves a second build for Observe) */
     private void send(Code code, Response.Builder b) {
-        b.token(request().token()).peer(exchange.peer());
+        b.tokenOf(request()).peer(exchange.peer());
         if (observeSeq >= 0 && code != null && code.isSuccess()) {
             b.options().observe(observeSeq); // set here, at the resource, in changed() order (Lanter §5.4)
         }
