@@ -2,6 +2,7 @@ package io.stagecoach.elements;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 
 /**
  * The network stage: moves opaque datagrams between the network and an endpoint. A connector
@@ -31,6 +32,26 @@ public interface Connector {
      * thread and are counted in {@link #counters()}.
      */
     void send(RawData data);
+
+    /**
+     * Sends the bytes of {@code datagram} between its position and its limit to {@code destination},
+     * with no callback: the outcome is counted in {@link #counters()} only, as for a
+     * {@link RawData} without one. The connector has read the bytes when this returns (sent them,
+     * or copied them into its queue), and before it calls back into anyone, so the caller may
+     * reuse the buffer at once; the buffer's position afterwards is unspecified, its contents
+     * and limit are not changed.
+     *
+     * <p>For an endpoint that encodes into a buffer of its own: a connector that can write the
+     * buffer to its socket directly (the JDK UDP connector on its receive thread) allocates
+     * nothing per datagram. This default copies the bytes into a new {@link RawData} and passes it
+     * to {@link #send(RawData)}, so a connector that overrides only that method (and a
+     * {@link ForwardingConnector} that observes it) sees every datagram.
+     */
+    default void send(ByteBuffer datagram, EndpointContext destination) {
+        byte[] bytes = new byte[datagram.remaining()];
+        datagram.get(bytes);
+        send(RawData.outbound(bytes, destination, null));
+    }
 
     /** Where inbound datagrams go; set it before {@link #start()}. */
     void setRawDataReceiver(RawDataReceiver receiver);

@@ -2,6 +2,7 @@ package io.stagecoach.elements;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.util.Objects;
 import java.util.function.Supplier;
 
@@ -68,6 +69,11 @@ public final class RebindingConnector implements Connector {
     @Override
     public void send(RawData data) {
         current.send(data);
+    }
+
+    @Override
+    public void send(ByteBuffer datagram, EndpointContext destination) {
+        current.send(datagram, destination);
     }
 
     @Override

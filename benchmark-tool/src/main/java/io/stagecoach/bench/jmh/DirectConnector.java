@@ -4,13 +4,17 @@ import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.ConnectorCounters;
 import io.stagecoach.elements.RawData;
 import io.stagecoach.elements.RawDataReceiver;
+import io.stagecoach.elements.EndpointContext;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
  * A connector without a network for microbenchmarks: {@link #deliver} hands a datagram straight
  * to the endpoint on the calling thread, and {@link #send} keeps the last datagram the endpoint
- * sent. With an inline protocol stage one {@code deliver} runs the whole server path
+ * sent; one sent from a buffer is copied into an array of its own, reused, the way a socket copies
+ * it into the kernel. With an inline protocol stage one {@code deliver} runs the whole server path
  * synchronously: no socket, no scheduler hop, no thread. Not thread-safe; one benchmark thread.
  */
 final class DirectConnector implements Connector {
@@ -19,6 +23,9 @@ final class DirectConnector implements Connector {
     private final ConnectorCounters counters = new ConnectorCounters();
     private RawDataReceiver receiver;
     private RawData lastSent;
+    private final byte[] sentBytes = new byte[2048];
+    private int sentLength = -1;
+    private EndpointContext sentTo;
 
     DirectConnector(InetSocketAddress address) {
         this.address = Objects.requireNonNull(address, "address");
@@ -31,7 +38,12 @@ final class DirectConnector implements Connector {
 
     /** The datagram the endpoint sent last, or {@code null}. */
     RawData lastSent() {
-        return lastSent;
+        return sentLength >= 0 ? RawData.outbound(Arrays.copyOf(sentBytes, sentLength), sentTo, null) : lastSent;
+    }
+
+    /** Size of the datagram the endpoint sent last; no allocation. */
+    int lastSentSize() {
+        return sentLength >= 0 ? sentLength : lastSent.size();
     }
 
     @Override
@@ -52,7 +64,15 @@ final class DirectConnector implements Connector {
     @Override
     public void send(RawData data) {
         lastSent = data;
+        sentLength = -1;
         data.notifySent();
+    }
+
+    @Override
+    public void send(ByteBuffer datagram, EndpointContext destination) {
+        sentLength = datagram.remaining();
+        datagram.get(sentBytes, 0, sentLength);
+        sentTo = destination;
     }
 
     @Override

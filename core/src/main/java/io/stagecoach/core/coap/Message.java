@@ -29,9 +29,13 @@ public abstract class Message {
 
     private static final byte[] NO_PAYLOAD = new byte[0];
 
-    private final Type type;
-    private final int mid;
-    private final Token token;
+    private static final Type[] TYPES = Type.values();
+
+    // Type, MID and token length packed in one int, and the token's bytes in a long, so that a
+    // message holds its token without a Token object (24 B per parsed message) and stays at 48 B:
+    // bits 0..16 MID + 1 (0: unset), 17..20 token length, 21..23 type ordinal + 1 (0: unset).
+    private final int header;
+    private final long tokenBits;
     private final Code code;
     private final OptionSet options;
     private final byte[] payload;
@@ -40,12 +44,20 @@ public abstract class Message {
 
     Message(Type type, int mid, Token token, Code code, OptionSet options, byte[] payload,
             EndpointContext peer, long receiveNanos) {
+        this(type, mid, Objects.requireNonNull(token, "token").bits(), token.length(), code, options, payload, peer,
+                receiveNanos);
+    }
+
+    Message(Type type, int mid, long tokenBits, int tokenLength, Code code, OptionSet options, byte[] payload,
+            EndpointContext peer, long receiveNanos) {
         if (mid < -1 || mid > 0xFFFF) {
             throw new IllegalArgumentException("MID must be 0..65535 or -1 (unset), got " + mid);
         }
-        this.type = type;
-        this.mid = mid;
-        this.token = Objects.requireNonNull(token, "token");
+        if (tokenLength < 0 || tokenLength > Token.MAX_LENGTH) {
+            throw new IllegalArgumentException("token length must be 0..8 bytes, got " + tokenLength);
+        }
+        this.header = (mid + 1) | tokenLength << 17 | (type == null ? 0 : type.ordinal() + 1) << 21;
+        this.tokenBits = tokenBits;
         this.code = Objects.requireNonNull(code, "code");
         this.options = Objects.requireNonNull(options, "options");
         this.payload = Objects.requireNonNull(payload, "payload");
@@ -55,16 +67,38 @@ public abstract class Message {
 
     /** The message type, or {@code null} until the stack sets it. */
     public final Type type() {
-        return type;
+        int t = header >>> 21;
+        return t == 0 ? null : TYPES[t - 1];
     }
 
     /** The message ID 0..65535, or -1 until the stack sets it. */
     public final int mid() {
-        return mid;
+        return (header & 0x1FFFF) - 1;
     }
 
+    /** The token; a new (equal) object on each call for a non-empty one, so prefer {@link #tokenLength()} and {@link #copyTokenTo} in a loop. */
     public final Token token() {
-        return token;
+        return Token.of(tokenBits, tokenLength());
+    }
+
+    /** Length of the token, 0..8 bytes. */
+    public final int tokenLength() {
+        return (header >>> 17) & 0xF;
+    }
+
+    /** Copies the token's bytes into {@code dst} at {@code off}; for encoders. */
+    public final void copyTokenTo(byte[] dst, int off) {
+        Token.copyTo(tokenBits, tokenLength(), dst, off);
+    }
+
+    /** Whether this message's token equals {@code other}'s, without making either token. */
+    public final boolean sameToken(Message other) {
+        return tokenBits == other.tokenBits && tokenLength() == other.tokenLength();
+    }
+
+    /** The token's bytes in the low bytes of a long, for the subclasses' copies. */
+    final long tokenBits() {
+        return tokenBits;
     }
 
     public final Code code() {
@@ -106,7 +140,7 @@ public abstract class Message {
 
     /** Whether the type is CON. */
     public final boolean isConfirmable() {
-        return type == Type.CON;
+        return type() == Type.CON;
     }
 
     /** Shared payload array, never exposed outside the package. */
@@ -142,22 +176,24 @@ public abstract class Message {
             return false;
         }
         Message m = (Message) o;
-        return type == m.type && mid == m.mid && code == m.code && token.equals(m.token)
+        return header == m.header && tokenBits == m.tokenBits && code == m.code
                 && options.equals(m.options) && Arrays.equals(payload, m.payload);
     }
 
     @Override
     public final int hashCode() {
-        return ((mid * 31 + code.value()) * 31 + token.hashCode()) * 31 + options.hashCode();
+        return ((mid() * 31 + code.value()) * 31 + Token.hash(tokenBits, tokenLength())) * 31 + options.hashCode();
     }
 
     /** E.g. {@code CON-0.01 GET mid=4660 token=0102 [Uri-Path="x"] payload=0B}. */
     @Override
     public String toString() {
         StringBuilder sb = new StringBuilder();
+        Type type = type();
+        int mid = mid();
         sb.append(type == null ? "?" : type).append(' ').append(code)
                 .append(" mid=").append(mid < 0 ? "?" : Integer.toString(mid))
-                .append(" token=").append(token);
+                .append(" token=").append(token());
         if (!options.isEmpty()) {
             sb.append(' ').append(options);
         }
@@ -178,7 +214,8 @@ public abstract class Message {
     public abstract static class Builder<B extends Builder<B>> {
         Type type;
         int mid = -1;
-        Token token = Token.EMPTY;
+        long tokenBits;
+        int tokenLength;
         OptionSet options = OptionSet.EMPTY;
         OptionSet.Builder optionsBuilder;
         byte[] payload = NO_PAYLOAD;
@@ -189,9 +226,10 @@ public abstract class Message {
         }
 
         Builder(Message m) {
-            type = m.type;
-            mid = m.mid;
-            token = m.token;
+            type = m.type();
+            mid = m.mid();
+            tokenBits = m.tokenBits;
+            tokenLength = m.tokenLength();
             options = m.options;
             payload = m.payload;
             peer = m.peer;
@@ -219,7 +257,26 @@ public abstract class Message {
         }
 
         public B token(Token token) {
-            this.token = Objects.requireNonNull(token, "token");
+            this.tokenBits = Objects.requireNonNull(token, "token").bits();
+            this.tokenLength = token.length();
+            return self();
+        }
+
+        /** The token of {@code message}, e.g. of the request answered (RFC 7252 §5.3.2), without a {@link Token} object. */
+        public B tokenOf(Message message) {
+            this.tokenBits = message.tokenBits;
+            this.tokenLength = message.tokenLength();
+            return self();
+        }
+
+        /** Token of {@code len} (0..8) bytes of {@code src} from {@code off}, copied; for decoders. */
+        public B token(byte[] src, int off, int len) {
+            if (len < 0 || len > Token.MAX_LENGTH) {
+                throw new IllegalArgumentException("token length must be 0..8 bytes, got " + len);
+            }
+            Objects.checkFromIndexSize(off, len, src.length);
+            this.tokenBits = Token.bits(src, off, len);
+            this.tokenLength = len;
             return self();
         }
 
@@ -282,6 +339,12 @@ public abstract class Message {
             byte[] src = source.payload;
             Objects.checkFromIndexSize(off, len, src.length);
             this.payload = len == 0 ? NO_PAYLOAD : Arrays.copyOfRange(src, off, off + len);
+            return self();
+        }
+
+        /** Sets {@code payload}, shared without a copy: it is immutable. */
+        public B payload(Payload payload) {
+            this.payload = payload.length() == 0 ? NO_PAYLOAD : payload.array();
             return self();
         }
 

@@ -13,11 +13,11 @@ import io.stagecoach.elements.EndpointContext;
 public final class Request extends Message {
 
     private Request(Builder b, OptionSet options) {
-        super(b.type, b.mid, b.token, b.code, options, b.payload, b.peer, b.receiveNanos);
+        super(b.type, b.mid, b.tokenBits, b.tokenLength, b.code, options, b.payload, b.peer, b.receiveNanos);
     }
 
-    private Request(Request m, Type type, int mid, Token token, EndpointContext peer) {
-        super(type, mid, token, m.code(), m.options(), m.payloadArray(), peer, m.receiveNanos());
+    private Request(Request m, Type type, int mid, long tokenBits, int tokenLength, EndpointContext peer) {
+        super(type, mid, tokenBits, tokenLength, m.code(), m.options(), m.payloadArray(), peer, m.receiveNanos());
     }
 
     /** A builder for a request with {@code method}; IllegalArgumentException if not a method. */
@@ -66,27 +66,27 @@ public final class Request extends Message {
 
     @Override
     public Request withMid(int mid) {
-        return new Request(this, type(), mid, token(), peer());
+        return new Request(this, type(), mid, tokenBits(), tokenLength(), peer());
     }
 
     @Override
     public Request withType(Type type) {
-        return new Request(this, type, mid(), token(), peer());
+        return new Request(this, type, mid(), tokenBits(), tokenLength(), peer());
     }
 
     @Override
     public Request withTypeAndMid(Type type, int mid) {
-        return new Request(this, type, mid, token(), peer());
+        return new Request(this, type, mid, tokenBits(), tokenLength(), peer());
     }
 
     @Override
     public Request withPeer(EndpointContext peer) {
-        return new Request(this, type(), mid(), token(), peer);
+        return new Request(this, type(), mid(), tokenBits(), tokenLength(), peer);
     }
 
     @Override
     public Request withToken(Token token) {
-        return new Request(this, type(), mid(), token, peer());
+        return new Request(this, type(), mid(), token.bits(), token.length(), peer());
     }
 
     /** Builds a {@link Request}. */

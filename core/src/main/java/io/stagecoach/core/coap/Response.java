@@ -9,11 +9,11 @@ import io.stagecoach.elements.EndpointContext;
 public final class Response extends Message {
 
     private Response(Builder b, OptionSet options) {
-        super(b.type, b.mid, b.token, b.code, options, b.payload, b.peer, b.receiveNanos);
+        super(b.type, b.mid, b.tokenBits, b.tokenLength, b.code, options, b.payload, b.peer, b.receiveNanos);
     }
 
-    private Response(Response m, Type type, int mid, Token token, EndpointContext peer) {
-        super(type, mid, token, m.code(), m.options(), m.payloadArray(), peer, m.receiveNanos());
+    private Response(Response m, Type type, int mid, long tokenBits, int tokenLength, EndpointContext peer) {
+        super(type, mid, tokenBits, tokenLength, m.code(), m.options(), m.payloadArray(), peer, m.receiveNanos());
     }
 
     /** A builder for a response with {@code code}; IllegalArgumentException if not class 2..5. */
@@ -26,7 +26,10 @@ public final class Response extends Message {
      * are left to the stack, which piggybacks or sends separately.
      */
     public static Builder forRequest(Request request, Code code) {
-        return new Builder(code).token(request.token()).peer(request.peer());
+        Builder b = new Builder(code).peer(request.peer());
+        b.tokenBits = request.tokenBits();
+        b.tokenLength = request.tokenLength();
+        return b;
     }
 
     public Builder newBuilder() {
@@ -35,12 +38,12 @@ public final class Response extends Message {
 
     @Override
     public Response withMid(int mid) {
-        return new Response(this, type(), mid, token(), peer());
+        return new Response(this, type(), mid, tokenBits(), tokenLength(), peer());
     }
 
     @Override
     public Response withType(Type type) {
-        return new Response(this, type, mid(), token(), peer());
+        return new Response(this, type, mid(), tokenBits(), tokenLength(), peer());
     }
 
     @Override
@@ -48,17 +51,17 @@ public final class Response extends Message {
         if (type == type() && mid == mid()) {
             return this; // immutable: the same message (a response built as its piggybacked ACK)
         }
-        return new Response(this, type, mid, token(), peer());
+        return new Response(this, type, mid, tokenBits(), tokenLength(), peer());
     }
 
     @Override
     public Response withPeer(EndpointContext peer) {
-        return new Response(this, type(), mid(), token(), peer);
+        return new Response(this, type(), mid(), tokenBits(), tokenLength(), peer);
     }
 
     @Override
     public Response withToken(Token token) {
-        return new Response(this, type(), mid(), token, peer());
+        return new Response(this, type(), mid(), token.bits(), token.length(), peer());
     }
 
     /** Builds a {@link Response}. */

@@ -46,16 +46,48 @@ public final class Token implements Comparable<Token> {
         if (len == 0) {
             return EMPTY;
         }
-        long v = 0;
-        for (int i = 0; i < len; i++) {
-            v = v << 8 | (src[off + i] & 0xFF);
-        }
-        return new Token(v, len);
+        return new Token(bits(src, off, len), len);
     }
 
     /** A token from hex digits, e.g. {@code fromHex("0a1b")}; {@code ""} is {@link #EMPTY}. */
     public static Token fromHex(String hex) {
         return of(Bytes.fromHex(hex));
+    }
+
+    /** The token of {@code length} bytes held in the low bytes of {@code bits}; for messages holding a token unboxed. */
+    static Token of(long bits, int length) {
+        return length == 0 ? EMPTY : new Token(bits, length);
+    }
+
+    /** The bytes, big-endian, in the low {@link #length()} bytes; for messages holding a token unboxed. */
+    long bits() {
+        return bits;
+    }
+
+    /** Big-endian value of {@code len} (0..8, checked by the caller) bytes of {@code src} from {@code off}. */
+    static long bits(byte[] src, int off, int len) {
+        long v = 0;
+        for (int i = 0; i < len; i++) {
+            v = v << 8 | (src[off + i] & 0xFF);
+        }
+        return v;
+    }
+
+    /** Writes the low {@code length} bytes of {@code bits} big-endian into {@code dst} at {@code off}. */
+    static void copyTo(long bits, int length, byte[] dst, int off) {
+        long v = bits;
+        for (int i = length - 1; i >= 0; i--) {
+            dst[off + i] = (byte) v;
+            v >>>= 8;
+        }
+    }
+
+    /** {@link #hashCode()} of the token (bits, length), without the object. */
+    static int hash(long bits, int length) {
+        long x = (bits ^ HASH_KEY) + length;
+        x = (x ^ (x >>> 30)) * 0xbf58476d1ce4e5b9L;
+        x = (x ^ (x >>> 27)) * 0x94d049bb133111ebL;
+        return (int) (x ^ (x >>> 31));
     }
 
     /** The 8-byte big-endian token of {@code value}, the usual form of generated tokens. */
@@ -80,11 +112,7 @@ public final class Token implements Comparable<Token> {
 
     /** Copies the bytes into {@code dst} at {@code off}; for encoders that avoid a copy. */
     public void copyTo(byte[] dst, int off) {
-        long v = bits;
-        for (int i = length - 1; i >= 0; i--) {
-            dst[off + i] = (byte) v;
-            v >>>= 8;
-        }
+        copyTo(bits, length, dst, off);
     }
 
     @Override
@@ -95,10 +123,7 @@ public final class Token implements Comparable<Token> {
     /** A hash of bytes and length, keyed per process (see {@link #HASH_KEY}). */
     @Override
     public int hashCode() {
-        long x = (bits ^ HASH_KEY) + length;
-        x = (x ^ (x >>> 30)) * 0xbf58476d1ce4e5b9L;
-        x = (x ^ (x >>> 27)) * 0x94d049bb133111ebL;
-        return (int) (x ^ (x >>> 31));
+        return hash(bits, length);
     }
 
     /** Shorter tokens first, then by their bytes as an unsigned number; consistent with equals. */

@@ -35,19 +35,19 @@ public final class TcpMessageSerializer {
 
     /** Size of the frame {@code message} encodes to, header included (what Max-Message-Size counts). */
     public int encodedLength(Message message) {
-        return frameLength(message.token(), body(message.options(), message.payloadLength()));
+        return frameLength(message.tokenLength(), body(message.options(), message.payloadLength()));
     }
 
     /** Size of the frame {@code signal} encodes to. */
     public int encodedLength(SignalingMessage signal) {
-        return frameLength(signal.token(), body(signal.options(), signal.payloadLength()));
+        return frameLength(signal.token().length(), body(signal.options(), signal.payloadLength()));
     }
 
     /** The frame for {@code message}. */
     public byte[] serialize(Message message) {
         int body = body(message.options(), message.payloadLength());
-        byte[] out = new byte[frameLength(message.token(), body)];
-        int pos = writeHead(out, 0, message.code(), message.token(), message.options(), message.payloadLength(), body);
+        byte[] out = new byte[frameLength(message.tokenLength(), body)];
+        int pos = writeHead(out, 0, message, body);
         message.copyPayloadTo(out, pos);
         return out;
     }
@@ -55,8 +55,9 @@ public final class TcpMessageSerializer {
     /** The frame for {@code signal}. */
     public byte[] serialize(SignalingMessage signal) {
         int body = body(signal.options(), signal.payloadLength());
-        byte[] out = new byte[frameLength(signal.token(), body)];
-        int pos = writeHead(out, 0, signal.code(), signal.token(), signal.options(), signal.payloadLength(), body);
+        Token token = signal.token();
+        byte[] out = new byte[frameLength(token.length(), body)];
+        int pos = writeHead(out, 0, signal.code(), token, signal.options(), signal.payloadLength(), body);
         signal.copyPayloadTo(out, pos);
         return out;
     }
@@ -69,10 +70,9 @@ public final class TcpMessageSerializer {
      */
     public int serialize(Message message, byte[] dst, int offset) {
         int body = body(message.options(), message.payloadLength());
-        int len = frameLength(message.token(), body);
+        int len = frameLength(message.tokenLength(), body);
         checkRoom(len, dst, offset);
-        int pos = writeHead(dst, offset, message.code(), message.token(), message.options(), message.payloadLength(),
-                body);
+        int pos = writeHead(dst, offset, message, body);
         message.copyPayloadTo(dst, pos);
         return len;
     }
@@ -80,9 +80,10 @@ public final class TcpMessageSerializer {
     /** As {@link #serialize(Message, byte[], int)} for a signaling message. */
     public int serialize(SignalingMessage signal, byte[] dst, int offset) {
         int body = body(signal.options(), signal.payloadLength());
-        int len = frameLength(signal.token(), body);
+        Token token = signal.token();
+        int len = frameLength(token.length(), body);
         checkRoom(len, dst, offset);
-        int pos = writeHead(dst, offset, signal.code(), signal.token(), signal.options(), signal.payloadLength(), body);
+        int pos = writeHead(dst, offset, signal.code(), token, signal.options(), signal.payloadLength(), body);
         signal.copyPayloadTo(dst, pos);
         return len;
     }
@@ -99,15 +100,30 @@ public final class TcpMessageSerializer {
         return OptionCodec.encodedLength(options, payloadLength);
     }
 
-    private int frameLength(Token token, int body) {
+    private int frameLength(int tokenLength, int body) {
         int ext = framing == ReliableFraming.TCP ? LengthField.extraBytes(LengthField.nibble(body)) : 0;
-        return 2 + ext + token.length() + body;
+        return 2 + ext + tokenLength + body;
+    }
+
+    /** As below for a message, whose token is copied from the message itself (no {@link Token} object). */
+    private int writeHead(byte[] out, int pos, Message message, int body) {
+        int tkl = message.tokenLength();
+        pos = writeLengthAndCode(out, pos, message.code(), tkl, body);
+        message.copyTokenTo(out, pos);
+        return OptionCodec.writeOptions(message.options(), message.payloadLength(), out, pos + tkl);
     }
 
     /** Writes header, token, options and payload marker; returns where the payload goes. */
     private int writeHead(byte[] out, int pos, Code code, Token token, OptionSet options, int payloadLength,
             int body) {
         int tkl = token.length();
+        pos = writeLengthAndCode(out, pos, code, tkl, body);
+        token.copyTo(out, pos);
+        return OptionCodec.writeOptions(options, payloadLength, out, pos + tkl);
+    }
+
+    /** Writes Len/TKL, the extended length and the code; returns where the token goes. */
+    private int writeLengthAndCode(byte[] out, int pos, Code code, int tkl, int body) {
         if (framing == ReliableFraming.TCP) {
             int nibble = LengthField.nibble(body);
             out[pos++] = (byte) (nibble << 4 | tkl);
@@ -116,8 +132,6 @@ public final class TcpMessageSerializer {
             out[pos++] = (byte) tkl; // Len 0: the WebSocket message carries the length (RFC 8323 4.2)
         }
         out[pos++] = (byte) code.value();
-        token.copyTo(out, pos);
-        pos += tkl;
-        return OptionCodec.writeOptions(options, payloadLength, out, pos);
+        return pos;
     }
 }

@@ -103,7 +103,7 @@ public final class UdpMessageParser {
         if (pos + tkl > end) {
             throw error("TKL " + tkl + " but only " + (end - pos) + " token bytes follow", mid, type, code, null);
         }
-        Token token = Token.of(buf, pos, tkl);
+        int tokenAt = pos;
         pos += tkl;
 
         // Two passes over the options (OptionCodec): the first checks and counts them, the second
@@ -113,7 +113,8 @@ public final class UdpMessageParser {
         try {
             scanned = OptionCodec.scan(buf, pos, end);
         } catch (OptionCodec.Malformed e) {
-            throw new MessageFormatException(e.getMessage(), mid, type, code, token, e.optionsParsed, false);
+            throw new MessageFormatException(e.getMessage(), mid, type, code, Token.of(buf, tokenAt, tkl),
+                    e.optionsParsed, false);
         }
         int count = OptionCodec.count(scanned);
         int payloadStart = OptionCodec.payloadStart(scanned);
@@ -123,10 +124,10 @@ public final class UdpMessageParser {
             options = share ? OptionSet.wrapWire(buf, index) : OptionSet.fromWire(buf, index, count);
         }
         if (code.isRequest()) {
-            return Request.builder(code).type(type).mid(mid).token(token).options(options)
+            return Request.builder(code).type(type).mid(mid).token(buf, tokenAt, tkl).options(options)
                     .payload(buf, payloadStart, end - payloadStart).peer(peer).receiveNanos(receiveNanos).build();
         }
-        return Response.builder(code).type(type).mid(mid).token(token).options(options)
+        return Response.builder(code).type(type).mid(mid).token(buf, tokenAt, tkl).options(options)
                 .payload(buf, payloadStart, end - payloadStart).peer(peer).receiveNanos(receiveNanos).build();
     }
 

@@ -43,7 +43,7 @@ public final class UdpMessageSerializer {
     /** Size of the datagram {@code message} encodes to. */
     public int encodedLength(Message message) {
         check(message);
-        return 4 + message.token().length() + OptionCodec.encodedLength(message.options(), message.payloadLength());
+        return 4 + message.tokenLength() + OptionCodec.encodedLength(message.options(), message.payloadLength());
     }
 
     private static void check(Message m) {
@@ -56,12 +56,12 @@ public final class UdpMessageSerializer {
     }
 
     private static void write(Message m, byte[] out, int pos) {
-        int tkl = m.token().length();
+        int tkl = m.tokenLength();
         out[pos++] = (byte) (0x40 | m.type().wire() << 4 | tkl);
         out[pos++] = (byte) m.code().value();
         out[pos++] = (byte) (m.mid() >>> 8);
         out[pos++] = (byte) m.mid();
-        m.token().copyTo(out, pos);
+        m.copyTokenTo(out, pos);
         pos += tkl;
         pos = OptionCodec.writeOptions(m.options(), m.payloadLength(), out, pos);
         m.copyPayloadTo(out, pos);

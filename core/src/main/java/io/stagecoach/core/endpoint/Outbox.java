@@ -29,7 +29,9 @@ import io.stagecoach.elements.RawData;
 import io.stagecoach.elements.SendCallback;
 import io.stagecoach.elements.time.Scheduler;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -148,47 +150,110 @@ final class Outbox implements LayerStack.Outbox {
             exchange.setCurrentResponse(r);
             store.registerMid(exchange, mid); // a CON awaits its ACK; a NON may draw a RST
         }
-        byte[] bytes = encode(r);
-        if (!exchange.isLocal() && verifier.isEnabled()) {
-            long limit = verifier.limit(exchange.requestBytes(), exchange.sentBytes());
-            // the lookup only for an answer over the limit: most fit, and cost no lookup at all
-            if (bytes.length > limit && !verifier.isVerified(exchange.peer().peer())) {
-                if (retransmission || isNotification(exchange)) {
-                    AddressProbe probe = exchange.get(AddressProbe.SLOT);
-                    if (probe == null || !probe.takeGrant()) {
-                        // a later response: as if lost (RFC 7252 §11.3), but ask whether anyone receives
+        Scratch scratch = Scratch.take();
+        try {
+            byte[] bytes = scratch.encode(serializer, r);
+            if (!exchange.isLocal() && verifier.isEnabled()) {
+                long limit = verifier.limit(exchange.requestBytes(), exchange.sentBytes());
+                // the lookup only for an answer over the limit: most fit, and cost no lookup at all
+                if (scratch.length > limit && !verifier.isVerified(exchange.peer().peer())) {
+                    if (retransmission || isNotification(exchange)) {
+                        AddressProbe probe = exchange.get(AddressProbe.SLOT);
+                        if (probe == null || !probe.takeGrant()) {
+                            // a later response: as if lost (RFC 7252 §11.3), but ask whether anyone receives
+                            counters.increment(Counter.AMPLIFICATION_LIMITED);
+                            probe(exchange, probe, limit);
+                            return;
+                        } // else the one message an answered probe lets out beyond the limit
+                    } else {
+                        r = challenge(exchange, r);
+                        exchange.setCurrentResponse(r);
+                        bytes = scratch.encode(serializer, r);
                         counters.increment(Counter.AMPLIFICATION_LIMITED);
-                        probe(exchange, probe, limit);
-                        return;
-                    } // else the one message an answered probe lets out beyond the limit
-                } else {
-                    r = challenge(exchange, r);
-                    exchange.setCurrentResponse(r);
-                    bytes = encode(r);
-                    counters.increment(Counter.AMPLIFICATION_LIMITED);
+                    }
                 }
+                exchange.addSentBytes(scratch.length);
             }
-            exchange.addSentBytes(bytes.length);
+            boolean notification = r.type() != Type.ACK && !exchange.isLocal()
+                    && r.options().has(OptionNumber.OBSERVE) && isNotification(exchange);
+            if (notification && waitingCount.get() >= HOLD_FACTOR * maxNotificationsInFlight) {
+                counters.increment(Counter.NOTIFICATIONS_DROPPED);
+                return; // as if lost: a CON one is retransmitted, a NON one superseded by the next
+            }
+            for (MessageInterceptor i : interceptors) {
+                i.sendResponse(r);
+            }
+            Request request = exchange.request();
+            // the store copies the bytes out of the scratch buffer only if it keeps them
+            if (r.type() == Type.ACK) {
+                dedup.complete(exchange.peer().peer(), r.mid(), bytes, scratch.length);
+            } else if (r.type() == Type.NON && request.type() == Type.NON) {
+                dedup.complete(exchange.peer().peer(), request.mid(), bytes, scratch.length);
+            }
+            if (notification) {
+                sendNotification(exchange, r.type(), scratch.copy());
+            } else {
+                counters.sent(r.type());
+                connector.send(scratch.buffer(), exchange.peer());
+            }
+        } finally {
+            scratch.release();
         }
-        boolean notification = r.type() != Type.ACK && !exchange.isLocal() && r.options().has(OptionNumber.OBSERVE)
-                && isNotification(exchange);
-        if (notification && waitingCount.get() >= HOLD_FACTOR * maxNotificationsInFlight) {
-            counters.increment(Counter.NOTIFICATIONS_DROPPED);
-            return; // as if lost: a CON one is retransmitted, a NON one superseded by the next
+    }
+
+    /**
+     * The encoding buffer of the thread running a layer stack (a receive thread with the protocol
+     * stage inline, or a worker of the pooled stage): a response is encoded into it and handed to
+     * {@link Connector#send(ByteBuffer, EndpointContext)}, which reads it before returning, so a
+     * response that is not remembered for duplicates leaves no garbage. Taken for the time of one
+     * send; a send made meanwhile on the same thread (an interceptor sending, a connector that
+     * delivers in place) gets a fresh array instead of overwriting it. A message larger than the
+     * buffer gets a fresh array too.
+     */
+    private static final class Scratch {
+        /** Room for a block of 1024 bytes with its header, token and options. */
+        static final int SIZE = 1536;
+        private static final ThreadLocal<Scratch> OF_THREAD = ThreadLocal.withInitial(Scratch::new);
+
+        private final byte[] own = new byte[SIZE];
+        private final ByteBuffer ownBuffer = ByteBuffer.wrap(own);
+        private boolean taken;
+        private boolean mine;
+        private byte[] array;
+        /** Bytes of the message last encoded. */
+        int length;
+
+        static Scratch take() {
+            Scratch s = OF_THREAD.get();
+            if (s.taken) {
+                s = new Scratch(); // re-entered on this thread: the buffer is in use below us
+            }
+            s.taken = true;
+            return s;
         }
-        for (MessageInterceptor i : interceptors) {
-            i.sendResponse(r);
+
+        /** Encodes {@code m} into the buffer, or into a new array if it does not fit; returns that array. */
+        byte[] encode(UdpMessageSerializer serializer, Message m) {
+            length = serializer.encodedLength(m);
+            mine = length <= SIZE;
+            array = mine ? own : new byte[length];
+            serializer.serialize(m, array, 0);
+            return array;
         }
-        Request request = exchange.request();
-        if (r.type() == Type.ACK) {
-            dedup.complete(exchange.peer().peer(), r.mid(), bytes);
-        } else if (r.type() == Type.NON && request.type() == Type.NON) {
-            dedup.complete(exchange.peer().peer(), request.mid(), bytes);
+
+        /** The encoded bytes as a buffer positioned at 0. */
+        ByteBuffer buffer() {
+            return mine ? ownBuffer.clear().limit(length) : ByteBuffer.wrap(array, 0, length);
         }
-        if (notification) {
-            sendNotification(exchange, r.type(), bytes);
-        } else {
-            transmit(exchange, r.type(), bytes, null);
+
+        /** The encoded bytes in an array of their own, for a sender that keeps them. */
+        byte[] copy() {
+            return mine ? Arrays.copyOf(own, length) : array;
+        }
+
+        void release() {
+            taken = false;
+            array = null;
         }
     }
 

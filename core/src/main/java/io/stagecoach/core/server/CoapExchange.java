@@ -3,6 +3,7 @@ package io.stagecoach.core.server;
 import io.stagecoach.core.coap.Code;
 import io.stagecoach.core.coap.ContentFormat;
 import io.stagecoach.core.coap.OptionSet;
+import io.stagecoach.core.coap.Payload;
 import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.coap.Type;
@@ -192,8 +193,23 @@ public final class CoapExchange {
 
     /** Responds {@code code} with {@code text} as text/plain;charset=utf-8 (Content-Format 0). */
     public void respond(Code code, String text) {
-        // payload(String) encodes once; respond(code, bytes, 0) would copy the bytes again (~32 B)
-        send(code, answer(code).payload(text).options(ContentFormatSets.only(0)));
+        // payload(String) encodes once; respond(code, bytes, 0) would copy the bytes again (~32 B).
+        // A CoapResource keeps a text it answers with every time encoded (RecentText): no array.
+        Response.Builder b = answer(code);
+        if (resource instanceof CoapResource r) {
+            b.payload(r.recentText().encode(text));
+        } else {
+            b.payload(text);
+        }
+        send(code, b.options(ContentFormatSets.only(0)));
+    }
+
+    /**
+     * Responds {@code code} with a body prepared once, in {@code format}: the response shares the
+     * immutable {@link Payload} instead of copying it.
+     */
+    public void respond(Code code, Payload payload, ContentFormat format) {
+        send(code, answer(code).payload(payload).options(ContentFormatSets.only(format.number())));
     }
 
     /** Responds {@code code} with {@code payload} in {@code format}. */
@@ -291,7 +307,7 @@ public final class CoapExchange {
 
     /** @param code the response code when the caller knows it (saves a second build for Observe) */
     private void send(Code code, Response.Builder b) {
-        b.token(request().token()).peer(exchange.peer());
+        b.tokenOf(request()).peer(exchange.peer());
         if (observeSeq >= 0 && code != null && code.isSuccess()) {
             b.options().observe(observeSeq); // set here, at the resource, in changed() order (Lanter §5.4)
         }

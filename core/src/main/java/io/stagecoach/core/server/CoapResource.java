@@ -44,6 +44,7 @@ public class CoapResource implements Resource {
     private volatile Type observeType = Type.CON;
     private final ObserverSet observers = new ObserverSet(this);
     private volatile int[] declaredFormats;
+    private final RecentText recentText = new RecentText();
 
     /**
      * @param name the Uri-Path segment; IllegalArgumentException if empty or containing '/'
@@ -476,5 +477,10 @@ public class CoapResource implements Resource {
     @Override
     public String toString() {
         return getClass().getSimpleName() + "[" + (parent == null && name.isEmpty() ? "/" : uri()) + "]";
+    }
+
+    /** The text this resource's handlers answered with lately, kept encoded. */
+    RecentText recentText() {
+        return recentText;
     }
 }

@@ -246,6 +246,39 @@ public final class UdpConnector implements Connector {
         }
     }
 
+    /**
+     * On this connector's own receive thread (the protocol stage running inline) the buffer goes
+     * to the socket directly, without a copy or a {@link RawData}; from any other thread it is
+     * copied and queued like {@link #send(RawData)}.
+     */
+    @Override
+    public void send(ByteBuffer datagram, EndpointContext destination) {
+        if (RECEIVE_THREAD_OF.get() != this) {
+            Connector.super.send(datagram, destination);
+            return;
+        }
+        if (datagram.remaining() > config.maxDatagramSize()) {
+            counters.incrementDroppedOversize();
+            return;
+        }
+        DatagramChannel ch = channel;
+        if (state != State.RUNNING || ch == null) {
+            counters.incrementSendErrors();
+            return;
+        }
+        boolean interrupted = Thread.interrupted(); // see transmitHere
+        try {
+            ch.send(datagram, destination.peer());
+            counters.incrementSent();
+        } catch (IOException | RuntimeException e) {
+            counters.incrementSendErrors();
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
     @Override
     public void setRawDataReceiver(RawDataReceiver receiver) {
         this.receiver = Objects.requireNonNull(receiver, "receiver");

@@ -194,6 +194,44 @@ class UdpConnectorContractTest {
         assertEquals(2, server.counters().sent());
     }
 
+    /**
+     * {@link Connector#send(ByteBuffer, EndpointContext)} reads the buffer before it returns: the
+     * sender overwrites its one buffer right after each send (from the receive thread, as the
+     * inline protocol stage does, and from the test thread), and the peer still gets each datagram
+     * as it was when sent.
+     */
+    @ParameterizedTest
+    @MethodSource("kinds")
+    void aBufferSentIsReadBeforeSendReturnsAndMayBeReusedAtOnce(Kind kind) throws Exception {
+        Connector server = open(kind, loopback());
+        ByteBuffer reused = ByteBuffer.allocate(64);
+        server.setRawDataReceiver(d -> {
+            reused.clear();
+            reused.put(text("re: ")).put(d.sharedBytes()).flip();
+            server.send(reused, d.context());
+            reused.clear();
+            reused.put(text("overwritten after the send")).flip();
+        });
+        try (DatagramChannel peer = DatagramChannel.open()) {
+            peer.bind(LOOPBACK_ANY_PORT);
+            ByteBuffer back = ByteBuffer.allocate(64);
+            for (int i = 0; i < 3; i++) {
+                peer.send(ByteBuffer.wrap(text("ping " + i)), server.getAddress());
+                back.clear();
+                peer.receive(back);
+                assertEquals("re: ping " + i, new String(back.array(), 0, back.position(), StandardCharsets.UTF_8));
+            }
+            ByteBuffer fromTest = ByteBuffer.wrap(text("from the test thread"));
+            server.send(fromTest, EndpointContext.of((InetSocketAddress) peer.getLocalAddress()));
+            fromTest.clear();
+            fromTest.put(text("OVERWRITTEN")).clear();
+            back.clear();
+            peer.receive(back);
+            assertEquals("from the test thread", new String(back.array(), 0, back.position(), StandardCharsets.UTF_8));
+        }
+        assertEquals(0, server.counters().sendErrors());
+    }
+
     @ParameterizedTest
     @MethodSource("kinds")
     void stopReleasesThePortLeavesNoThreadAndStartAgainWorks(Kind kind) throws Exception {

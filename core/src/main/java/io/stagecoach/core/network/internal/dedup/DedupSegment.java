@@ -136,7 +136,7 @@ final class DedupSegment {
     }
 
     /** Stores {@code reply} (or {@link #EMPTY_ACK}); see {@link DeduplicationStore#complete}. */
-    synchronized boolean complete(long key, byte[] reply) {
+    synchronized boolean complete(long key, byte[] reply, int length) {
         int i = find(key);
         if (i < 0) {
             return false;
@@ -144,10 +144,20 @@ final class DedupSegment {
         if ((meta[i] & RELEASE_ON_COMPLETE) != 0 && reply != EMPTY_ACK) {
             removeAt(i);
         } else {
-            quota.adjust(Quota.replyBytes(reply) - Quota.replyBytes(replies[i]));
-            replies[i] = reply;
+            byte[] kept = kept(reply, length);
+            quota.adjust(Quota.replyBytes(kept) - Quota.replyBytes(replies[i]));
+            replies[i] = kept;
         }
         return true;
+    }
+
+    /**
+     * What an entry keeps of a reply: the array itself ({@code length < 0}), or a copy of its first
+     * {@code length} bytes, made only here, when the entry is kept, so that a reply written into a
+     * reused buffer costs an array only when it is remembered.
+     */
+    private static byte[] kept(byte[] reply, int length) {
+        return length < 0 ? reply : Arrays.copyOf(reply, length);
     }
 
     /** See {@link DeduplicationStore#release}: drops a released entry whose answer is the empty ACK. */
@@ -262,7 +272,7 @@ final class DedupSegment {
         return DedupResult.NEW;
     }
 
-    synchronized boolean complete(OtherKey key, byte[] reply) {
+    synchronized boolean complete(OtherKey key, byte[] reply, int length) {
         OtherEntry entry = others.get(key);
         if (entry == null) {
             return false;
@@ -271,8 +281,9 @@ final class DedupSegment {
             others.remove(key);
             releaseOther(key.peer(), entry);
         } else {
-            quota.adjust(Quota.replyBytes(reply) - Quota.replyBytes(entry.reply));
-            entry.reply = reply;
+            byte[] kept = kept(reply, length);
+            quota.adjust(Quota.replyBytes(kept) - Quota.replyBytes(entry.reply));
+            entry.reply = kept;
         }
         return true;
     }

@@ -163,7 +163,20 @@ public final class DeduplicationStore {
      */
     public boolean complete(InetSocketAddress peer, int mid, byte[] encodedReply) {
         Objects.requireNonNull(encodedReply, "encodedReply");
-        return completeWith(peer, mid, encodedReply);
+        return completeWith(peer, mid, encodedReply, -1);
+    }
+
+    /**
+     * Like {@link #complete(InetSocketAddress, int, byte[])} for a reply in the first {@code length}
+     * bytes of a buffer the caller reuses: the store copies them if, and only if, it keeps them, so
+     * a reply that is not remembered (a relaxed idempotent request, OFF mode) costs no array.
+     */
+    public boolean complete(InetSocketAddress peer, int mid, byte[] buffer, int length) {
+        Objects.requireNonNull(buffer, "buffer");
+        if (length < 0 || length > buffer.length) {
+            throw new IllegalArgumentException("length " + length + " outside a buffer of " + buffer.length);
+        }
+        return completeWith(peer, mid, buffer, length);
     }
 
     /**
@@ -174,7 +187,7 @@ public final class DeduplicationStore {
      * @return {@code false} if the message is not remembered
      */
     public boolean completeEmptyAck(InetSocketAddress peer, int mid) {
-        return completeWith(peer, mid, DedupSegment.EMPTY_ACK);
+        return completeWith(peer, mid, DedupSegment.EMPTY_ACK, -1);
     }
 
     /**
@@ -211,7 +224,7 @@ public final class DeduplicationStore {
                 : segmentOf(Source.of(peer)).remove(new DedupSegment.OtherKey(peer, mid));
     }
 
-    private boolean completeWith(InetSocketAddress peer, int mid, byte[] reply) {
+    private boolean completeWith(InetSocketAddress peer, int mid, byte[] reply, int length) {
         Objects.requireNonNull(peer, "peer");
         checkMid(mid);
         if (mode == DeduplicationMode.OFF) {
@@ -219,8 +232,8 @@ public final class DeduplicationStore {
         }
         long key = ipv4Key(peer, mid);
         return key != -1
-                ? segmentOf(key >>> 32).complete(key, reply)
-                : segmentOf(Source.of(peer)).complete(new DedupSegment.OtherKey(peer, mid), reply);
+                ? segmentOf(key >>> 32).complete(key, reply, length)
+                : segmentOf(Source.of(peer)).complete(new DedupSegment.OtherKey(peer, mid), reply, length);
     }
 
     /**

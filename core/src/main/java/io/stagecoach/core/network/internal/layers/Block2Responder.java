@@ -93,7 +93,7 @@ final class Block2Responder {
     /** An upper bound of the datagram {@code response} encodes to, without encoding anything. */
     private static int lengthBound(Response response) {
         OptionSet o = response.options();
-        int bound = 4 + response.token().length() + 1 + response.payloadLength();
+        int bound = 4 + response.tokenLength() + 1 + response.payloadLength();
         for (int i = 0; i < o.size(); i++) {
             bound += 5 + o.valueLength(i); // header byte and at most 4 bytes of extended delta and length
         }

@@ -57,6 +57,35 @@ class DeduplicationStoreTest {
         assertArrayEquals(REPLY, s.lookupOrInsert(PEER, 7, true, true, T0).reply());
     }
 
+    /**
+     * A reply in a reused buffer is copied when it is kept (IPv4 table and the fallback table
+     * alike): overwriting the buffer afterwards leaves the stored reply as it was sent.
+     */
+    @Test
+    void aReplyFromAReusedBufferIsCopiedWhenKept() {
+        for (InetSocketAddress peer : new InetSocketAddress[] {PEER, PEER_V6}) {
+            DeduplicationStore s = store(DeduplicationMode.STRICT);
+            s.lookupOrInsert(peer, 0x1234, true, false, T0);
+            byte[] buffer = new byte[64];
+            System.arraycopy(REPLY, 0, buffer, 0, REPLY.length);
+            assertTrue(s.complete(peer, 0x1234, buffer, REPLY.length));
+            java.util.Arrays.fill(buffer, (byte) 0x55);
+            assertArrayEquals(REPLY, s.lookupOrInsert(peer, 0x1234, true, false, T0).reply(), "" + peer);
+        }
+        DeduplicationStore s = store(DeduplicationMode.STRICT);
+        assertThrows(IllegalArgumentException.class, () -> s.complete(PEER, 1, new byte[4], 5));
+        assertThrows(IllegalArgumentException.class, () -> s.complete(PEER, 1, new byte[4], -1));
+    }
+
+    /** In relaxed mode a GET answered from a reused buffer is released, not kept. */
+    @Test
+    void aRelaxedIdempotentReplyFromABufferIsReleased() {
+        DeduplicationStore s = store(DeduplicationMode.IDEMPOTENT_RELAXED);
+        s.lookupOrInsert(PEER, 9, true, true, T0);
+        assertTrue(s.complete(PEER, 9, REPLY, REPLY.length));
+        assertEquals(Status.NEW, s.lookupOrInsert(PEER, 9, true, true, T0).status());
+    }
+
     @Test
     void peersDifferingOnlyInPortOrFamilyAreDistinct() {
         DeduplicationStore s = store(DeduplicationMode.STRICT);
