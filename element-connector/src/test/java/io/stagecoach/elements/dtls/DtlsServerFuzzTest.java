@@ -3,11 +3,7 @@ package io.stagecoach.elements.dtls;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import io.stagecoach.elements.Connector;
-import io.stagecoach.elements.ConnectorCounters;
-import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.RawData;
-import io.stagecoach.elements.RawDataReceiver;
 import io.stagecoach.elements.time.VirtualClock;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -36,9 +32,7 @@ class DtlsServerFuzzTest {
     private static DtlsConnector server;
 
     /** The connector below the server: delivers what the test gives it, records the answers. */
-    private static final class Wire implements Connector {
-        private volatile RawDataReceiver receiver = d -> { };
-        private final ConnectorCounters counters = new ConnectorCounters();
+    private static final class Wire extends HandInConnector {
         private Thread delivering;
         private int deliveringBytes;
         final List<String> amplified = new ArrayList<>();
@@ -47,7 +41,7 @@ class DtlsServerFuzzTest {
             delivering = Thread.currentThread();
             deliveringBytes = datagram.length;
             try {
-                receiver.receiveData(RawData.inbound(datagram, EndpointContext.of(from), CLOCK.nanoTime()));
+                handIn(datagram, from, CLOCK.nanoTime());
             } finally {
                 delivering = null;
             }
@@ -59,38 +53,6 @@ class DtlsServerFuzzTest {
                 amplified.add(data.size() + " bytes answered " + deliveringBytes);
             }
             data.notifySent();
-        }
-
-        @Override
-        public void start() {
-        }
-
-        @Override
-        public void stop() {
-        }
-
-        @Override
-        public void destroy() {
-        }
-
-        @Override
-        public void setRawDataReceiver(RawDataReceiver r) {
-            receiver = r;
-        }
-
-        @Override
-        public InetSocketAddress getAddress() {
-            return new InetSocketAddress("192.0.2.1", 5684);
-        }
-
-        @Override
-        public String getProtocol() {
-            return "UDP";
-        }
-
-        @Override
-        public ConnectorCounters counters() {
-            return counters;
         }
     }
 

@@ -5,11 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.stagecoach.elements.Connector;
-import io.stagecoach.elements.ConnectorCounters;
-import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.RawData;
-import io.stagecoach.elements.RawDataReceiver;
 import io.stagecoach.elements.time.VirtualClock;
 import java.net.InetSocketAddress;
 import java.security.SecureRandom;
@@ -31,51 +27,17 @@ class HelloScreenTest {
     private DtlsConnector server;
 
     /** The connector below the server: delivers what the test gives it, keeps the answers. */
-    private final class Wire implements Connector {
-        private volatile RawDataReceiver receiver = d -> { };
-        private final ConnectorCounters counters = new ConnectorCounters();
+    private final class Wire extends HandInConnector {
         final List<RawData> sent = new ArrayList<>();
 
         void deliver(byte[] datagram, InetSocketAddress from) {
-            receiver.receiveData(RawData.inbound(datagram, EndpointContext.of(from), clock.nanoTime()));
+            handIn(datagram, from, clock.nanoTime());
         }
 
         @Override
         public void send(RawData data) {
             sent.add(data);
             data.notifySent();
-        }
-
-        @Override
-        public void start() {
-        }
-
-        @Override
-        public void stop() {
-        }
-
-        @Override
-        public void destroy() {
-        }
-
-        @Override
-        public void setRawDataReceiver(RawDataReceiver r) {
-            receiver = r;
-        }
-
-        @Override
-        public InetSocketAddress getAddress() {
-            return new InetSocketAddress("192.0.2.1", 5684);
-        }
-
-        @Override
-        public String getProtocol() {
-            return "UDP";
-        }
-
-        @Override
-        public ConnectorCounters counters() {
-            return counters;
         }
     }
 
