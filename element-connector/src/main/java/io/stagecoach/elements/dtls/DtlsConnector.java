@@ -34,7 +34,7 @@ import org.bouncycastle.tls.DatagramSender;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-// Over 500 lines: the receive screening, the established-session record path and the send path
+// Over 500 lines: the receive routing, the established-session record path and the send path
 // share the session table and its locking; the handshakes already live in Handshakes and the
 // record layer in SessionRecords. A further split would pass that state through accessors.
 /**
@@ -66,45 +66,12 @@ public final class DtlsConnector implements Connector {
 
     private static final Logger LOG = LoggerFactory.getLogger(DtlsConnector.class);
     private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(5);
-    /** BC's own limit on a handshake message (AbstractTlsPeer); we drop larger ones earlier. */
-    private static final int MAX_HANDSHAKE_MESSAGE = 32_768;
     /** An idle session's cipher engines and context are dropped after this long. */
     static final int COOL_AFTER_SECONDS = 10;
     /** How long a session keeps its final handshake flight for the peer's possible repetition. */
     private static final long FLIGHT_KEPT_NANOS = TimeUnit.SECONDS.toNanos(60);
-    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
 
     private enum Lifecycle { NEW, RUNNING, STOPPED, DESTROYED }
-
-    /** Per-thread parse state: the hot path allocates only the plaintext it hands up. */
-    private static final class Scratch {
-        final RecordHeader header = new RecordHeader();
-        final HandshakeFragment fragment = new HandshakeFragment();
-        final Screened first = new Screened();
-        final byte[] helloVerifyRequest = new byte[CookieVerifier.HVR_LENGTH];
-    }
-
-    /** What the screen of one datagram found. */
-    private static final class Screened {
-        int epoch;
-        int maxEpoch;
-        int cidOffset;
-        boolean clientHello;
-        /** The ClientHello's body when it is one whole fragment filling the first record; else -1. */
-        int helloBody;
-        int helloBodyLength;
-        byte[] pskIdentity;
-
-        void reset() {
-            epoch = 0;
-            maxEpoch = 0;
-            cidOffset = -1;
-            clientHello = false;
-            helloBody = -1;
-            helloBodyLength = 0;
-            pskIdentity = null;
-        }
-    }
 
     private final DtlsConnectorConfig config;
     private final ConnectorCounters counters = new ConnectorCounters();
@@ -398,7 +365,7 @@ public final class DtlsConnector implements Connector {
         byte[] b = raw.sharedBytes();
         InetSocketAddress source = raw.context().peer();
         boolean helloAdmitted = false;
-        if (config.role() == DtlsConnectorConfig.Role.SERVER && mayBeClientHello(b)
+        if (config.role() == DtlsConnectorConfig.Role.SERVER && DatagramScreen.mayBeClientHello(b)
                 && handshakes.get(source) == null) {
             // A hello for no running handshake meets the hello budget before any other work: a
             // flood beyond it costs this test and the counter, not the screen below.
@@ -408,11 +375,9 @@ public final class DtlsConnector implements Connector {
             }
             helloAdmitted = true;
         }
-        Scratch scratch = SCRATCH.get();
-        Screened first = scratch.first;
-        first.reset();
+        DatagramScreen first = DatagramScreen.ofThisThread();
         try {
-            screen(b, scratch, first);
+            first.screen(b, cids.length());
         } catch (MalformedRecordException e) {
             dtlsCounters.datagramsMalformed.increment();
             LOG.trace("dropped datagram from {}: {}", source, e.getMessage());
@@ -446,7 +411,7 @@ public final class DtlsConnector implements Connector {
             if (hs != null) {
                 handshakes.offer(hs, b, first.pskIdentity);
             } else if (config.role() == DtlsConnectorConfig.Role.SERVER) {
-                clientHello(b, first, source, scratch.helloVerifyRequest, helloAdmitted);
+                clientHello(b, first, source, first.helloVerifyRequest, helloAdmitted);
             }
             return;
         }
@@ -468,59 +433,6 @@ public final class DtlsConnector implements Connector {
         if (s == null && hs == null && now == null) {
             dtlsCounters.datagramsNoSession.increment();
         }
-    }
-
-    /**
-     * Parses every record of the datagram and every handshake fragment of its plaintext records;
-     * throws for anything malformed, for a fragment announcing a message larger than
-     * {@value #MAX_HANDSHAKE_MESSAGE} bytes (BC 1.84 would allocate the announced size), and
-     * notes the PSK identity of a ClientKeyExchange.
-     */
-    private void screen(byte[] b, Scratch scratch, Screened first) throws MalformedRecordException {
-        RecordHeader h = scratch.header;
-        HandshakeFragment f = scratch.fragment;
-        int off = 0;
-        boolean isFirst = true;
-        while (off < b.length) {
-            h.parse(b, off, b.length, cids.length());
-            if (isFirst) {
-                first.epoch = h.epoch();
-                first.cidOffset = h.cidOffset();
-                isFirst = false;
-            }
-            first.maxEpoch = Math.max(first.maxEpoch, h.epoch());
-            if (h.epoch() == 0 && h.contentType() == RecordHeader.HANDSHAKE) {
-                int fo = h.fragmentOffset();
-                while (fo < h.end()) {
-                    f.parse(b, fo, h.end());
-                    if (f.messageLength() > MAX_HANDSHAKE_MESSAGE) {
-                        throw new MalformedRecordException("handshake message of " + f.messageLength() + " bytes");
-                    }
-                    if (f.type() == HandshakeFragment.CLIENT_HELLO && h.recordOffset() == 0 && fo == h.fragmentOffset()) {
-                        first.clientHello = true;
-                        if (f.fragmentOffset() == 0 && f.fragmentLength() == f.messageLength() && f.end() == h.end()) {
-                            first.helloBody = f.bodyOffset();
-                            first.helloBodyLength = f.fragmentLength();
-                        }
-                    }
-                    if (first.pskIdentity == null) {
-                        first.pskIdentity = f.pskIdentity(b);
-                    }
-                    fo = f.end();
-                }
-            }
-            off = h.end();
-        }
-    }
-
-    /**
-     * Whether {@code b} may start with a ClientHello: a handshake record of epoch 0 whose first
-     * fragment is a client_hello. Every datagram the screen finds a ClientHello in passes; a
-     * malformed one that passes is dropped by the screen after it met the hello budget.
-     */
-    static boolean mayBeClientHello(byte[] b) {
-        return b.length > RecordHeader.HEADER_LENGTH && (b[0] & 0xFF) == RecordHeader.HANDSHAKE && b[3] == 0
-                && b[4] == 0 && b[RecordHeader.HEADER_LENGTH] == HandshakeFragment.CLIENT_HELLO;
     }
 
     /** An established session's datagram: decrypted here, the plaintext handed up. */
@@ -548,7 +460,7 @@ public final class DtlsConnector implements Connector {
      * only a valid cookie creates state (RFC 6347 §4.2.1). The check's time is charged to the
      * budget, which limits it while established sessions send records.
      */
-    private void clientHello(byte[] b, Screened first, InetSocketAddress source, byte[] hvr, boolean admitted) {
+    private void clientHello(byte[] b, DatagramScreen first, InetSocketAddress source, byte[] hvr, boolean admitted) {
         CookieVerifier v = cookies;
         if (v == null || state != Lifecycle.RUNNING) {
             return;

@@ -111,17 +111,17 @@ class HelloScreenTest {
     @Test
     void onlyHandshakeRecordsOfEpochZeroStartingWithAClientHelloMayBeHellos() {
         byte[] hello = ClientHellos.minimal(1);
-        assertTrue(DtlsConnector.mayBeClientHello(hello));
+        assertTrue(DatagramScreen.mayBeClientHello(hello));
         byte[] appData = hello.clone();
         appData[0] = RecordHeader.APPLICATION_DATA;
-        assertFalse(DtlsConnector.mayBeClientHello(appData));
+        assertFalse(DatagramScreen.mayBeClientHello(appData));
         byte[] epoch1 = hello.clone();
         epoch1[4] = 1;
-        assertFalse(DtlsConnector.mayBeClientHello(epoch1));
+        assertFalse(DatagramScreen.mayBeClientHello(epoch1));
         byte[] keyExchange = hello.clone();
         keyExchange[13] = HandshakeFragment.CLIENT_KEY_EXCHANGE;
-        assertFalse(DtlsConnector.mayBeClientHello(keyExchange));
-        assertFalse(DtlsConnector.mayBeClientHello(Arrays.copyOf(hello, 13)));
+        assertFalse(DatagramScreen.mayBeClientHello(keyExchange));
+        assertFalse(DatagramScreen.mayBeClientHello(Arrays.copyOf(hello, 13)));
     }
 
     @Test

@@ -1,0 +1,106 @@
+package io.stagecoach.elements.dtls;
+
+/**
+ * What the receive thread learns from a datagram before any session or BouncyCastle sees it
+ * (RFC 6347 §4.1 record headers, §4.2.2 handshake fragments): the first record's epoch and
+ * connection ID (RFC 9146 §4), the highest epoch, whether it opens with a ClientHello and where
+ * that hello's body lies, and the PSK identity of a ClientKeyExchange.
+ *
+ * <p>One instance per receive thread ({@link #ofThisThread}), reused for every datagram, so the
+ * screen allocates nothing; its fields hold the last datagram's result until the next
+ * {@link #screen}.
+ */
+final class DatagramScreen {
+
+    /** BC's own limit on a handshake message (AbstractTlsPeer); we drop larger ones earlier. */
+    static final int MAX_HANDSHAKE_MESSAGE = 32_768;
+    private static final ThreadLocal<DatagramScreen> OF_THREAD = ThreadLocal.withInitial(DatagramScreen::new);
+
+    private final RecordHeader header = new RecordHeader();
+    private final HandshakeFragment fragment = new HandshakeFragment();
+    /** Room for the HelloVerifyRequest this thread answers a hello with. */
+    final byte[] helloVerifyRequest = new byte[CookieVerifier.HVR_LENGTH];
+
+    int epoch;
+    int maxEpoch;
+    int cidOffset;
+    boolean clientHello;
+    /** The ClientHello's body when it is one whole fragment filling the first record; else -1. */
+    int helloBody;
+    int helloBodyLength;
+    byte[] pskIdentity;
+
+    private DatagramScreen() {
+    }
+
+    /** The calling thread's screen. */
+    static DatagramScreen ofThisThread() {
+        return OF_THREAD.get();
+    }
+
+    /**
+     * Whether {@code b} may start with a ClientHello: a handshake record of epoch 0 whose first
+     * fragment is a client_hello. Every datagram the screen finds a ClientHello in passes; a
+     * malformed one that passes is dropped by the screen after it met the hello budget.
+     */
+    static boolean mayBeClientHello(byte[] b) {
+        return b.length > RecordHeader.HEADER_LENGTH && (b[0] & 0xFF) == RecordHeader.HANDSHAKE && b[3] == 0
+                && b[4] == 0 && b[RecordHeader.HEADER_LENGTH] == HandshakeFragment.CLIENT_HELLO;
+    }
+
+    /**
+     * Parses every record of the datagram and every handshake fragment of its plaintext records;
+     * throws for anything malformed, for a fragment announcing a message larger than
+     * {@value #MAX_HANDSHAKE_MESSAGE} bytes (BC 1.84 would allocate the announced size), and
+     * notes the PSK identity of a ClientKeyExchange.
+     *
+     * @param cidLength the length of the connection IDs this connector issues (0: none)
+     */
+    void screen(byte[] b, int cidLength) throws MalformedRecordException {
+        reset();
+        RecordHeader h = header;
+        HandshakeFragment f = fragment;
+        int off = 0;
+        boolean isFirst = true;
+        while (off < b.length) {
+            h.parse(b, off, b.length, cidLength);
+            if (isFirst) {
+                epoch = h.epoch();
+                cidOffset = h.cidOffset();
+                isFirst = false;
+            }
+            maxEpoch = Math.max(maxEpoch, h.epoch());
+            if (h.epoch() == 0 && h.contentType() == RecordHeader.HANDSHAKE) {
+                int fo = h.fragmentOffset();
+                while (fo < h.end()) {
+                    f.parse(b, fo, h.end());
+                    if (f.messageLength() > MAX_HANDSHAKE_MESSAGE) {
+                        throw new MalformedRecordException("handshake message of " + f.messageLength() + " bytes");
+                    }
+                    if (f.type() == HandshakeFragment.CLIENT_HELLO && h.recordOffset() == 0 && fo == h.fragmentOffset()) {
+                        clientHello = true;
+                        if (f.fragmentOffset() == 0 && f.fragmentLength() == f.messageLength() && f.end() == h.end()) {
+                            helloBody = f.bodyOffset();
+                            helloBodyLength = f.fragmentLength();
+                        }
+                    }
+                    if (pskIdentity == null) {
+                        pskIdentity = f.pskIdentity(b);
+                    }
+                    fo = f.end();
+                }
+            }
+            off = h.end();
+        }
+    }
+
+    private void reset() {
+        epoch = 0;
+        maxEpoch = 0;
+        cidOffset = -1;
+        clientHello = false;
+        helloBody = -1;
+        helloBodyLength = 0;
+        pskIdentity = null;
+    }
+}
