@@ -6,7 +6,8 @@ import io.stagecoach.core.coap.Payload;
  * The encoded text a resource answered with lately, so that a handler answering the same text
  * every time ({@code respond(CONTENT, "hello world")}) has it encoded once instead of once per
  * request. A text is kept when it is seen twice in a row; a handler whose text changes every time
- * keeps nothing and pays nothing beyond the encoding it paid anyway.
+ * keeps nothing and pays, beyond the encoding it paid anyway, a string comparison and the 24-byte
+ * {@link Payload} around the bytes.
  *
  * <p>Handlers of one resource may run on several threads at once. The fields are plain: each
  * holds an immutable object (a {@link Payload}'s fields are final, a {@code String} is immutable),

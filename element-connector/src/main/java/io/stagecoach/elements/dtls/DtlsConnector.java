@@ -675,11 +675,10 @@ public final class DtlsConnector implements Connector {
      * costs a thread switch per flight on a single core ({@code docs/benchmarks/dtls.md}).
      */
     void sendFlight(byte[] datagram, EndpointContext to) {
-        Connector below = transport;
-        if (below instanceof UdpConnector udp) {
+        if (transport instanceof UdpConnector udp) {
             udp.sendDirect(RawData.outbound(datagram, to, null));
-        } else if (below != null) {
-            below.send(RawData.outbound(datagram, to, null));
+        } else {
+            sendCiphertext(datagram, to, null);
         }
     }
 
