@@ -15,8 +15,12 @@ import java.util.List;
  * options in the order they were added or received (§5.4.5).
  *
  * <p>Storage is compact for the codec: all values share one byte array and an {@code int[]}
- * index holds number, offset and length per option. Typed getters decode on each call. A set
- * made by {@link #wrapWire} reads its values from the received datagram itself.
+ * index holds number, offset and length per option. A set of one short option (number and
+ * length below 256, offset below 65,536: e.g. the Uri-Path of {@code GET /sensors}, or a
+ * Content-Format) keeps that triple in an {@code int} field instead, which fits in the object's
+ * alignment padding: no index array (32 B per message). The two forms are invisible to callers
+ * and compare equal. Typed getters decode on each call. A set made by {@link #wrapWire} reads
+ * its values from the received datagram itself.
  *
  * <p><b>Invalid received options.</b> A decoder builds sets with {@link #fromWire} without
  * validation. A value outside its option's defined length, a Block option with the reserved SZX 7,
@@ -45,12 +49,29 @@ public final class OptionSet implements Iterable<Option> {
     public static final long DEFAULT_MAX_AGE = 60;
 
     private final byte[] data;
-    // per option i: index[3i] number, index[3i+1] offset in data, index[3i+2] length
+    // per option i: index[3i] number, index[3i+1] offset in data, index[3i+2] length; null for
+    // the one-option form, which keeps the triple in `one`: number << 24 | length << 16 | offset
     private final int[] index;
+    private final int one;
 
     private OptionSet(byte[] data, int[] index) {
         this.data = data;
         this.index = index;
+        this.one = 0;
+    }
+
+    private OptionSet(byte[] data, int number, int offset, int length) {
+        this.data = data;
+        this.index = null;
+        this.one = number << 24 | length << 16 | offset;
+    }
+
+    /** One option, in the packed form when its triple fits (see the class comment). */
+    private static OptionSet single(byte[] data, int number, int offset, int length) {
+        if (number < 256 && length < 256 && offset < 65_536) {
+            return new OptionSet(data, number, offset, length);
+        }
+        return new OptionSet(data, new int[] {number, offset, length});
     }
 
     /** A new, empty builder. */
@@ -80,6 +101,10 @@ public final class OptionSet implements Iterable<Option> {
         }
         int total = checkWireIndex(src, wireIndex, count);
         byte[] data = total == 0 ? NO_BYTES : new byte[total]; // e.g. Content-Format 0: no 16-B empty array
+        if (count == 1) {
+            System.arraycopy(src, wireIndex[1], data, 0, total);
+            return single(data, wireIndex[0], 0, total);
+        }
         int[] index = new int[3 * count];
         int pos = 0;
         for (int i = 0; i < count; i++) {
@@ -112,7 +137,24 @@ public final class OptionSet implements Iterable<Option> {
             return EMPTY;
         }
         checkWireIndex(src, wireIndex, count);
-        return new OptionSet(src, wireIndex);
+        return count == 1 ? single(src, wireIndex[0], wireIndex[1], wireIndex[2]) : new OptionSet(src, wireIndex);
+    }
+
+    /**
+     * For decoders that own the datagram: a set of the one option {@code number} whose value is
+     * the {@code length} bytes of {@code src} from {@code offset}, read in place as by
+     * {@link #wrapWire(byte[], int[])}, without the caller building an index (a received request
+     * most often carries one option, e.g. a single Uri-Path).
+     *
+     * @throws IllegalArgumentException if the number or span is out of range
+     */
+    public static OptionSet wrapWire(byte[] src, int number, int offset, int length) {
+        if (number < 0 || number > OptionNumber.MAX_NUMBER || offset < 0 || length < 0 || offset + length > src.length
+                || offset + length < 0) {
+            throw new IllegalArgumentException("option " + number + " at " + offset + "+" + length
+                    + " is out of range");
+        }
+        return single(src, number, offset, length);
     }
 
     /** Checks order and spans of the first {@code count} entries; returns their total value length. */
@@ -136,38 +178,51 @@ public final class OptionSet implements Iterable<Option> {
 
     /** Number of option instances. */
     public int size() {
-        return index.length / 3;
+        return index == null ? 1 : index.length / 3;
     }
 
     public boolean isEmpty() {
-        return index.length == 0;
+        return index != null && index.length == 0;
     }
 
     /** Number of the {@code i}-th option in wire order. */
     public int number(int i) {
-        return index[3 * i];
+        return index == null ? packed(i) >>> 24 : index[3 * i];
     }
 
     /** Value length of the {@code i}-th option. */
     public int valueLength(int i) {
-        return index[3 * i + 2];
+        return index == null ? (packed(i) >>> 16) & 0xFF : index[3 * i + 2];
+    }
+
+    /** Offset of the {@code i}-th value in {@code data}. */
+    private int offset(int i) {
+        return index == null ? packed(i) & 0xFFFF : index[3 * i + 1];
+    }
+
+    /** The one-option triple; {@code i} must be 0, as an index array would check it. */
+    private int packed(int i) {
+        if (i != 0) {
+            throw new IndexOutOfBoundsException("option " + i + " of a set of 1");
+        }
+        return one;
     }
 
     /** Copies the {@code i}-th value into {@code dst} at {@code off}. */
     public void copyValue(int i, byte[] dst, int off) {
-        System.arraycopy(data, index[3 * i + 1], dst, off, index[3 * i + 2]);
+        System.arraycopy(data, offset(i), dst, off, valueLength(i));
     }
 
     /** Whether the {@code i}-th value equals {@code value}; compares in place, no copy. */
     public boolean valueEquals(int i, byte[] value) {
-        int off = index[3 * i + 1];
-        return Arrays.equals(data, off, off + index[3 * i + 2], value, 0, value.length);
+        int off = offset(i);
+        return Arrays.equals(data, off, off + valueLength(i), value, 0, value.length);
     }
 
     /** {@link Arrays#hashCode(byte[])} of the {@code i}-th value, computed in place, no copy. */
     public int valueHashCode(int i) {
         int h = 1;
-        for (int j = index[3 * i + 1], end = j + index[3 * i + 2]; j < end; j++) {
+        for (int j = offset(i), end = j + valueLength(i); j < end; j++) {
             h = 31 * h + data[j];
         }
         return h;
@@ -175,8 +230,8 @@ public final class OptionSet implements Iterable<Option> {
 
     /** The {@code i}-th option. */
     public Option option(int i) {
-        int off = index[3 * i + 1];
-        return Option.wrap(index[3 * i], Arrays.copyOfRange(data, off, off + index[3 * i + 2]));
+        int off = offset(i);
+        return Option.wrap(number(i), Arrays.copyOfRange(data, off, off + valueLength(i)));
     }
 
     /** All options in wire order. */
@@ -208,8 +263,8 @@ public final class OptionSet implements Iterable<Option> {
 
     /** Whether an option with this number is present (valid or not). */
     public boolean has(int number) {
-        for (int i = 0; i < index.length; i += 3) {
-            if (index[i] == number) {
+        for (int i = 0, n = size(); i < n; i++) {
+            if (number(i) == number) {
                 return true;
             }
         }
@@ -248,14 +303,14 @@ public final class OptionSet implements Iterable<Option> {
 
     /** Whether the {@code i}-th option is valid (see the class comment). */
     public boolean isValid(int i) {
-        int n = index[3 * i];
-        if (i > 0 && index[3 * i - 3] == n) {
+        int n = number(i);
+        if (i > 0 && number(i - 1) == n) {
             OptionNumber def = OptionNumber.valueOf(n);
             if (def.isKnown() && !def.isRepeatable()) {
                 return false;
             }
         }
-        return isValidValue(n, data, index[3 * i + 1], index[3 * i + 2]);
+        return isValidValue(n, data, offset(i), valueLength(i));
     }
 
     /**
@@ -263,7 +318,7 @@ public final class OptionSet implements Iterable<Option> {
      * SZX 7), regardless of repetition: {@code option(i).isValid()} without building the option.
      */
     public boolean isValidValue(int i) {
-        return isValidValue(index[3 * i], data, index[3 * i + 1], index[3 * i + 2]);
+        return isValidValue(number(i), data, offset(i), valueLength(i));
     }
 
     static boolean isValidValue(int number, byte[] b, int off, int len) {
@@ -281,9 +336,9 @@ public final class OptionSet implements Iterable<Option> {
 
     /** Position of the first valid occurrence of a non-repeatable option, or -1. */
     private int single(OptionNumber n) {
-        for (int i = 0; i < index.length; i += 3) {
-            if (index[i] == n.number()) {
-                return isValid(i / 3) ? i / 3 : -1;
+        for (int i = 0, size = size(); i < size; i++) {
+            if (number(i) == n.number()) {
+                return isValid(i) ? i : -1;
             }
         }
         return -1;
@@ -291,27 +346,27 @@ public final class OptionSet implements Iterable<Option> {
 
     private long uint(OptionNumber n) {
         int i = single(n);
-        return i < 0 ? -1 : Bytes.uint(data, index[3 * i + 1], index[3 * i + 2]);
+        return i < 0 ? -1 : Bytes.uint(data, offset(i), valueLength(i));
     }
 
     private String string(OptionNumber n) {
         int i = single(n);
-        return i < 0 ? null : new String(data, index[3 * i + 1], index[3 * i + 2], StandardCharsets.UTF_8);
+        return i < 0 ? null : new String(data, offset(i), valueLength(i), StandardCharsets.UTF_8);
     }
 
     private byte[] opaque(OptionNumber n) {
         int i = single(n);
-        return i < 0 ? null : Arrays.copyOfRange(data, index[3 * i + 1], index[3 * i + 1] + index[3 * i + 2]);
+        return i < 0 ? null : Arrays.copyOfRange(data, offset(i), offset(i) + valueLength(i));
     }
 
     private List<String> strings(OptionNumber n) {
         List<String> out = null;
         for (int i = 0; i < size(); i++) {
-            if (index[3 * i] == n.number() && isValid(i)) {
+            if (number(i) == n.number() && isValid(i)) {
                 if (out == null) {
                     out = new ArrayList<>(4);
                 }
-                out.add(new String(data, index[3 * i + 1], index[3 * i + 2], StandardCharsets.UTF_8));
+                out.add(new String(data, offset(i), valueLength(i), StandardCharsets.UTF_8));
             }
         }
         return out == null ? Collections.emptyList() : Collections.unmodifiableList(out);
@@ -320,8 +375,8 @@ public final class OptionSet implements Iterable<Option> {
     private List<byte[]> opaques(OptionNumber n) {
         List<byte[]> out = new ArrayList<>(2);
         for (int i = 0; i < size(); i++) {
-            if (index[3 * i] == n.number() && isValid(i)) {
-                out.add(Arrays.copyOfRange(data, index[3 * i + 1], index[3 * i + 1] + index[3 * i + 2]));
+            if (number(i) == n.number() && isValid(i)) {
+                out.add(Arrays.copyOfRange(data, offset(i), offset(i) + valueLength(i)));
             }
         }
         return Collections.unmodifiableList(out);
@@ -464,13 +519,15 @@ public final class OptionSet implements Iterable<Option> {
         if (this == o) {
             return true;
         }
-        if (!(o instanceof OptionSet) || ((OptionSet) o).index.length != index.length) {
+        if (!(o instanceof OptionSet) || ((OptionSet) o).size() != size()) {
             return false;
         }
         OptionSet other = (OptionSet) o;
-        for (int i = 0; i < index.length; i += 3) {
-            if (index[i] != other.index[i] || !Arrays.equals(data, index[i + 1], index[i + 1] + index[i + 2],
-                    other.data, other.index[i + 1], other.index[i + 1] + other.index[i + 2])) {
+        for (int i = 0, n = size(); i < n; i++) {
+            int off = offset(i);
+            int otherOff = other.offset(i);
+            if (number(i) != other.number(i) || !Arrays.equals(data, off, off + valueLength(i),
+                    other.data, otherOff, otherOff + other.valueLength(i))) {
                 return false;
             }
         }
@@ -480,10 +537,10 @@ public final class OptionSet implements Iterable<Option> {
     @Override
     public int hashCode() {
         int h = 1;
-        for (int i = 0; i < index.length; i += 3) {
-            h = h * 31 + index[i];
-            for (int j = 0; j < index[i + 2]; j++) {
-                h = h * 31 + data[index[i + 1] + j];
+        for (int i = 0, n = size(); i < n; i++) {
+            h = h * 31 + number(i);
+            for (int j = offset(i), end = j + valueLength(i); j < end; j++) {
+                h = h * 31 + data[j];
             }
         }
         return h;
@@ -503,7 +560,11 @@ public final class OptionSet implements Iterable<Option> {
         for (Option o : sorted) {
             total += o.length();
         }
-        byte[] data = new byte[total];
+        byte[] data = total == 0 ? NO_BYTES : new byte[total];
+        if (sorted.size() == 1) {
+            System.arraycopy(sorted.get(0).value(), 0, data, 0, total);
+            return single(data, sorted.get(0).number(), 0, total);
+        }
         int[] index = new int[3 * sorted.size()];
         int pos = 0;
         for (int i = 0; i < sorted.size(); i++) {

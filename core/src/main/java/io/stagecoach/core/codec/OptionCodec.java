@@ -110,12 +110,12 @@ final class OptionCodec {
             int delta = b >>> 4;
             int len = b & 0x0F;
             if (delta >= 13) {
-                int ext = delta == 13 ? (buf[pos] & 0xFF) + 13 : ((buf[pos] & 0xFF) << 8 | (buf[pos + 1] & 0xFF)) + 269;
+                int ext = checkedExtended(buf, pos, delta);
                 pos += delta - 12;
                 delta = ext;
             }
             if (len >= 13) {
-                int ext = len == 13 ? (buf[pos] & 0xFF) + 13 : ((buf[pos] & 0xFF) << 8 | (buf[pos + 1] & 0xFF)) + 269;
+                int ext = checkedExtended(buf, pos, len);
                 pos += len - 12;
                 len = ext;
             }
@@ -126,6 +126,33 @@ final class OptionCodec {
             pos += len;
         }
         return index;
+    }
+
+    /**
+     * The second pass for a message of one option that {@link #scan} checked at {@code pos}, without
+     * an index array: its number (bits 0..16), value length (bits 17..33) and value offset in
+     * {@code buf} (bits 34..63). Use only when {@code buf} is shorter than 2<sup>30</sup> bytes.
+     */
+    static long first(byte[] buf, int pos) {
+        int b = buf[pos++] & 0xFF;
+        int number = b >>> 4;
+        int len = b & 0x0F;
+        if (number >= 13) {
+            int ext = checkedExtended(buf, pos, number);
+            pos += number - 12;
+            number = ext;
+        }
+        if (len >= 13) {
+            int ext = checkedExtended(buf, pos, len);
+            pos += len - 12;
+            len = ext;
+        }
+        return number | (long) len << 17 | (long) pos << 34;
+    }
+
+    /** The extended delta or length for nibble 13 or 14 at {@code pos}, already checked by {@link #scan}. */
+    private static int checkedExtended(byte[] buf, int pos, int nibble) {
+        return nibble == 13 ? (buf[pos] & 0xFF) + 13 : ((buf[pos] & 0xFF) << 8 | (buf[pos + 1] & 0xFF)) + 269;
     }
 
     /** Reads the extended delta or length for nibble 13 (1 byte, +13) or 14 (2 bytes, +269). */

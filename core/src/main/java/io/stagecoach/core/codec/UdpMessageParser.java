@@ -119,7 +119,11 @@ public final class UdpMessageParser {
         int count = OptionCodec.count(scanned);
         int payloadStart = OptionCodec.payloadStart(scanned);
         OptionSet options = OptionSet.EMPTY;
-        if (count > 0) {
+        if (count == 1 && share && buf.length < 1 << 30) {
+            // the most common request (one Uri-Path) needs no index array: the set packs it (32 B)
+            long one = OptionCodec.first(buf, optionsStart);
+            options = OptionSet.wrapWire(buf, (int) one & 0x1FFFF, (int) (one >>> 34), (int) (one >>> 17) & 0x1FFFF);
+        } else if (count > 0) {
             int[] index = OptionCodec.index(buf, optionsStart, count);
             options = share ? OptionSet.wrapWire(buf, index) : OptionSet.fromWire(buf, index, count);
         }

@@ -93,6 +93,27 @@ class UdpCodecTest {
     }
 
     @Test
+    void parseSharedReadsOneOptionWithExtendedDeltaAndLength() throws MessageFormatException {
+        // one option only: the parser decodes it without an index; delta and length extensions of
+        // 1 and 2 bytes (RFC 7252 §3.1) must land on the same number, offset and length as parse's
+        OptionSet[] singles = {
+            OptionSet.builder().add(OptionNumber.valueOf(1000), new byte[20]).build(),
+            OptionSet.builder().proxyUri("coap://h/" + "p".repeat(291)).build(),
+            OptionSet.builder().add(OptionNumber.valueOf(65535), new byte[] {1, 2, 3}).build(),
+            OptionSet.builder().addUriQuery("q".repeat(12)).build(),
+        };
+        for (OptionSet options : singles) {
+            byte[] wire = serializer.serialize(Request.post().type(Type.CON).mid(7).token(Token.fromHex("01"))
+                    .options(options).payload("x").build());
+            Message shared = parser.parseShared(wire, PEER, 0);
+            assertEquals(parser.parse(wire), shared);
+            assertEquals(options, shared.options());
+            assertEquals(options.option(0), shared.options().option(0));
+            assertEquals("x", shared.payloadString());
+        }
+    }
+
+    @Test
     void parseSharedRefusesWhatParseRefuses() {
         byte[] truncated = hex("4001abcd" + "b5626364"); // Uri-Path claims 5 bytes, 3 follow
         MessageFormatException e = assertThrows(MessageFormatException.class,
