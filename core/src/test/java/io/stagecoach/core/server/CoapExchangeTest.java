@@ -151,4 +151,40 @@ class CoapExchangeTest {
         assertEquals(FakeResponder.Kind.REJECT, responder.next().kind());
         assertThrows(IllegalStateException.class, () -> ex.respond(Code.CONTENT));
     }
+
+    @Test
+    void observeSequenceAndNotificationFlagSurviveEveryStep() {
+        // the answer's progress, the notification flag and the Observe value share one int
+        for (int seq : new int[] {0, 1, 0x7F_FFFF, 0xFF_FFFF}) {
+            CoapExchange registration = new CoapExchange(exchange(request(Code.GET, "/r").build()),
+                    CoapResource.named("r"), responder, seq, false);
+            assertFalse(registration.isNotification());
+            registration.accept();
+            assertTrue(registration.isAccepted());
+            assertEquals(FakeResponder.Kind.ACCEPT, responder.next().kind());
+            registration.respond("v");
+            assertTrue(registration.isAnswered());
+            assertEquals(seq, responder.nextResponse().options().observe(), "Observe of seq " + seq);
+
+            CoapExchange notification = new CoapExchange(exchange(request(Code.GET, "/r").build()),
+                    CoapResource.named("r"), responder, seq, true);
+            assertTrue(notification.isNotification());
+            notification.accept(); // no empty ACK for a notification
+            assertTrue(notification.isAccepted());
+            assertTrue(notification.isNotification());
+            notification.respond(Code.CONTENT);
+            assertTrue(responder.all().stream().filter(c -> c.exchange() == notification.exchange())
+                    .noneMatch(c -> c.kind() == FakeResponder.Kind.ACCEPT), "no empty ACK for a notification");
+            assertTrue(notification.isAnswered());
+            assertTrue(notification.isNotification());
+            assertEquals(seq, responder.nextResponse().options().observe());
+        }
+        CoapExchange plain = cx();
+        plain.respond("no observe");
+        assertEquals(-1, responder.nextResponse().options().observe());
+        assertThrows(IllegalArgumentException.class, () -> new CoapExchange(exchange(request(Code.GET, "/r").build()),
+                CoapResource.named("r"), responder, 0x100_0000, false), "beyond 24 bits (RFC 7641 §3.4)");
+        assertThrows(IllegalArgumentException.class, () -> new CoapExchange(exchange(request(Code.GET, "/r").build()),
+                CoapResource.named("r"), responder, -2, false));
+    }
 }
