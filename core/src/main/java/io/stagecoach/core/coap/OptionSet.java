@@ -8,8 +8,8 @@ import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 
-// Over 500 lines: one typed accessor pair per option of RFC 7252, 7641, 7959 and 9175; the
-// encoding itself is in OptionCodec.
+// Over 500 lines: one typed accessor pair per option of RFC 7252, 7641, 7959 and 9175, and the
+// two storage forms behind the positional access; the encoding itself is in OptionCodec.
 /**
  * The options of a message (RFC 7252 §5.4), immutable, in wire order: sorted by number, repeated
  * options in the order they were added or received (§5.4.5).
@@ -33,10 +33,11 @@ import java.util.List;
  * <p>Absent values: int/long getters return {@code -1}, object getters {@code null}, list getters
  * an empty list.
  *
- * <p>Length: a little over 500 lines because it holds one typed getter per option RFC 7252,
+ * <p>Length: about 590 lines because it holds one typed getter per option RFC 7252,
  * 7641, 7959, 7967, 8613, 8768 and 9175 define, next to the positional access the codec and the
- * allocation-free request checks use; splitting the getters off would only move them
- * behind a second class every caller must know.
+ * allocation-free request checks use, over two storage forms that must stay private to keep the
+ * set immutable; splitting the getters off would only move them behind a second class every
+ * caller must know.
  */
 public final class OptionSet implements Iterable<Option> {
 
