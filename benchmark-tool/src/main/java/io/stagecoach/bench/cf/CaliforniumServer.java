@@ -224,6 +224,10 @@ public final class CaliforniumServer {
         CaliforniumServer server = new CaliforniumServer(new InetSocketAddress(bind, port), noDedup, tcp, psk, blockSize)
                 .withBeyondResources(observeType, observePeriodMs, largeSize);
         server.start();
+        // As './stagecoach server' does before its first request: tenure the start-up objects in
+        // one full collection, so that young collections under load do not copy them 15 times
+        // (docs/benchmarks/physical-limit.md, "The c=1000 tail, found"); the same for both peers.
+        System.gc();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.destroy();
