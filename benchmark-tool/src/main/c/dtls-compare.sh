@@ -9,7 +9,7 @@
 #       [--concurrency "100 1000"] [--handshake-clients "10 100"] [--warmup 5] [--duration 20]
 #       [--server-cpu 1] [--client-cpu 0] [--source-ips 100] [--record-layer openssl|direct]
 #       [--flood "RATE[:spoof]" ...] [--flood-batch N] [--open-loop PCT]
-#       [--phases "a b c b c b c a"] [--flood-sources N]
+#       [--phases "a b c b c b c a" [--phase-rate R]] [--flood-sources N]
 #       [--out results.jsonl] [--server-opts "JVM flags"]
 #
 # Floods: each --flood is one closed-loop GET step (c = 100) with that ClientHello flood beside it.
@@ -29,8 +29,11 @@
 # letter: a no flood, b the same flood aimed at a sink (a socket beside the server that is never
 # read: the generator's core pays the same sending and loopback delivery as in c), c the flood
 # aimed at the server. One JSON line per window, with the kernel's per-CPU accounting.
+# --phase-rate R: the phases' GET load open loop at R requests/s instead of closed loop (a small
+# R leaves the server's core to the flood: its CPU in c minus a is what the flood costs it).
 #
-# Servers: stagecoach (bench sc-server --dtls), stagecoach-before (the same with the connector
+# Servers: stagecoach (bench sc-server --dtls), stagecoach-netty (the same on the Netty UDP
+# connector: batched recvmmsg/sendmmsg on epoll), stagecoach-before (the same with the connector
 # classes of $STAGECOACH_BEFORE_CLASSES first on the class path), californium and
 # californium-nodedup (Californium 3.13.0 + Scandium, bench cf-server --dtls [--no-dedup]),
 # libcoap (coap-server-openssl 4.3.1, -k), echo (dtlsbench echo: the generator's counterpart).
@@ -57,6 +60,7 @@ open_pct=""
 bracket=0
 closed_floods=1
 phases=""
+phase_rate=""
 flood_sources=1000
 out=""
 server_opts="${STAGECOACH_SERVER_OPTS:-}"
@@ -78,6 +82,7 @@ while [ $# -gt 0 ]; do
     --bracket) bracket=1; shift ;;
     --open-loop-only) closed_floods=0; shift ;;
     --phases) phases="$2"; shift 2 ;;
+    --phase-rate) phase_rate="$2"; shift 2 ;;
     --flood-sources) flood_sources="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --server-opts) server_opts="$2"; shift 2 ;;
@@ -93,6 +98,7 @@ server_cmd() { # name port
   local main="io.stagecoach.bench.BenchMain bench"
   case "$1" in
     stagecoach) echo "$java_bin $server_opts -cp $cp_bench $main sc-server --dtls --bind 127.0.0.1 --port $2 --psk bench:$key_text" ;;
+    stagecoach-netty) echo "$java_bin $server_opts -cp $cp_bench $main sc-server --dtls --dtls-transport netty --bind 127.0.0.1 --port $2 --psk bench:$key_text" ;;
     stagecoach-before) echo "$java_bin $server_opts -cp ${STAGECOACH_BEFORE_CLASSES:?set STAGECOACH_BEFORE_CLASSES}:$cp_bench $main sc-server --dtls --bind 127.0.0.1 --port $2 --psk bench:$key_text" ;;
     californium) echo "$java_bin $server_opts -cp $cp_bench $main cf-server --dtls --bind 127.0.0.1 --port $2 --psk bench:$key_text" ;;
     californium-nodedup) echo "$java_bin $server_opts -cp $cp_bench $main cf-server --dtls --no-dedup --bind 127.0.0.1 --port $2 --psk bench:$key_text" ;;
@@ -118,6 +124,7 @@ if [ -n "$phases" ]; then
       cmd="$(server_cmd "$s" "$port")"
       rate=${f%%:*}; fl="--flood-rate $rate --flood-batch $flood_batch --flood-sources $flood_sources"
       [ "$f" != "$rate" ] && fl="$fl --flood-spoof"
+      [ -n "$phase_rate" ] && fl="$fl --rate $phase_rate"
       echo "== $s, flood $f, phases $phases: $cmd (log $log) $(date -u +%H:%M:%S)" >&2
       $lock bash -s <<EOF
 set -u
