@@ -59,6 +59,14 @@ def main():
                       f"server CPU per GET b / c = {100 * cpu_shares[-1]:.1f} %")
         a = [w["rps"] for w in ws if w["phase"] == "a"]
         b = [w["rps"] for w in ws if w["phase"] == "b"]
+        if len(shares) > 1:
+            sd = (sum((x - mean(shares)) ** 2 for x in shares) / (len(shares) - 1)) ** 0.5
+            med = sorted(shares)[len(shares) // 2] if len(shares) % 2 else mean(sorted(shares)[len(shares) // 2 - 1:len(shares) // 2 + 1])
+            cs = [w["rps"] for w in ws if w["phase"] == "c"]
+            bs = [w["rps"] for w in ws if w["phase"] == "b"]
+            print(f"  shares of {len(shares)} c windows: median {100 * med:.1f} %, sd {100 * sd:.1f} points, "
+                  f"standard error of the mean {100 * sd / len(shares) ** 0.5:.1f} points; "
+                  f"mean(c) / mean(b) = {100 * mean(cs) / mean(bs):.1f} %")
         if shares:
             print(f"  server keeps (mean of the c windows' shares): {100 * mean(shares):.1f} % "
                   f"(lowest {100 * min(shares):.1f} %); by the server's CPU per GET: "
