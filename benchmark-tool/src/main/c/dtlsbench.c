@@ -590,8 +590,10 @@ static void flood_send_one(flood *f) {
     if (sendto(f->raw, pkt, len, 0, (struct sockaddr *) &f->dst, sizeof f->dst) >= 0) f->sent++;
 }
 
-/* The flood from now on aimed at dst (the server or the sink) with the same sources, or paused
-   (dst NULL); the rate restarts from now, so a pause leaves no backlog to burst out. */
+/* The flood from now on aimed at dst (the server or the sink), or paused (dst NULL): from the
+   same raw socket with --flood-spoof, else from the set of --flood-sources sockets connected to
+   dst (the same count of source ports either way). The rate restarts from now, so a pause leaves
+   no backlog to burst out. */
 static void flood_aim(flood *f, const struct sockaddr_in *dst, uint64_t now) {
     f->on = dst != NULL;
     f->base = f->sent;
