@@ -9,6 +9,7 @@
 #       [--concurrency "100 1000"] [--handshake-clients "10 100"] [--warmup 5] [--duration 20]
 #       [--server-cpu 1] [--client-cpu 0] [--source-ips 100] [--record-layer openssl|direct]
 #       [--flood "RATE[:spoof]" ...] [--flood-batch N] [--open-loop PCT]
+#       [--phases "a b c b c b c a" [--phase-rate R]] [--flood-sources N]
 #       [--out results.jsonl] [--server-opts "JVM flags"]
 #
 # Floods: each --flood is one closed-loop GET step (c = 100) with that ClientHello flood beside it.
@@ -22,8 +23,17 @@
 # (a server's rate drifts over minutes in one JVM; a single baseline first would count the drift).
 # --open-loop-only: with --open-loop, no closed-loop flood steps (the closed-loop baseline still
 # runs first: the open-loop rate is a share of it).
+# --phases "a b c ...": instead of all the steps above, for each --flood one fresh server process
+# (its own exclusive hold) and one closed-loop GET run at c = the first --concurrency over the same
+# sessions: --warmup seconds with the flood aimed at the server, then one window of --duration per
+# letter: a no flood, b the same flood aimed at a sink (a socket beside the server that is never
+# read: the generator's core pays the same sending and loopback delivery as in c), c the flood
+# aimed at the server. One JSON line per window, with the kernel's per-CPU accounting.
+# --phase-rate R: the phases' GET load open loop at R requests/s instead of closed loop (a small
+# R leaves the server's core to the flood: its CPU in c minus a is what the flood costs it).
 #
-# Servers: stagecoach (bench sc-server --dtls), stagecoach-before (the same with the connector
+# Servers: stagecoach (bench sc-server --dtls), stagecoach-netty (the same on the Netty UDP
+# connector: batched recvmmsg/sendmmsg on epoll), stagecoach-before (the same with the connector
 # classes of $STAGECOACH_BEFORE_CLASSES first on the class path), californium and
 # californium-nodedup (Californium 3.13.0 + Scandium, bench cf-server --dtls [--no-dedup]),
 # libcoap (coap-server-openssl 4.3.1, -k), echo (dtlsbench echo: the generator's counterpart).
@@ -49,6 +59,9 @@ flood_batch=1
 open_pct=""
 bracket=0
 closed_floods=1
+phases=""
+phase_rate=""
+flood_sources=1000
 out=""
 server_opts="${STAGECOACH_SERVER_OPTS:-}"
 key_text="secretPSK"
@@ -68,6 +81,9 @@ while [ $# -gt 0 ]; do
     --open-loop) open_pct="$2"; shift 2 ;;
     --bracket) bracket=1; shift ;;
     --open-loop-only) closed_floods=0; shift ;;
+    --phases) phases="$2"; shift 2 ;;
+    --phase-rate) phase_rate="$2"; shift 2 ;;
+    --flood-sources) flood_sources="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --server-opts) server_opts="$2"; shift 2 ;;
     *) echo "dtls-compare: unknown option $1" >&2; exit 2 ;;
@@ -82,6 +98,7 @@ server_cmd() { # name port
   local main="io.stagecoach.bench.BenchMain bench"
   case "$1" in
     stagecoach) echo "$java_bin $server_opts -cp $cp_bench $main sc-server --dtls --bind 127.0.0.1 --port $2 --psk bench:$key_text" ;;
+    stagecoach-netty) echo "$java_bin $server_opts -cp $cp_bench $main sc-server --dtls --dtls-transport netty --bind 127.0.0.1 --port $2 --psk bench:$key_text" ;;
     stagecoach-before) echo "$java_bin $server_opts -cp ${STAGECOACH_BEFORE_CLASSES:?set STAGECOACH_BEFORE_CLASSES}:$cp_bench $main sc-server --dtls --bind 127.0.0.1 --port $2 --psk bench:$key_text" ;;
     californium) echo "$java_bin $server_opts -cp $cp_bench $main cf-server --dtls --bind 127.0.0.1 --port $2 --psk bench:$key_text" ;;
     californium-nodedup) echo "$java_bin $server_opts -cp $cp_bench $main cf-server --dtls --no-dedup --bind 127.0.0.1 --port $2 --psk bench:$key_text" ;;
@@ -98,6 +115,44 @@ rss_kb() { awk '/VmRSS/ {print $2}' "/proc/$1/status" 2>/dev/null || echo 0; }
 emit() { echo "$1"; [ -n "$out" ] && echo "$1" >> "$out"; return 0; }
 
 port=$((20000 + RANDOM % 20000))
+if [ -n "$phases" ]; then
+  first_c="${concurrency%% *}"
+  for s in $servers; do
+    for f in ${floods[@]+"${floods[@]}"}; do
+      port=$((port + 2))
+      log="$(mktemp -t dtls-compare-"$s"-XXXX.log)"
+      cmd="$(server_cmd "$s" "$port")"
+      rate=${f%%:*}; fl="--flood-rate $rate --flood-batch $flood_batch --flood-sources $flood_sources"
+      [ "$f" != "$rate" ] && fl="$fl --flood-spoof"
+      [ -n "$phase_rate" ] && fl="$fl --rate $phase_rate"
+      echo "== $s, flood $f, phases $phases: $cmd (log $log) $(date -u +%H:%M:%S)" >&2
+      $lock bash -s <<EOF
+set -u
+taskset -c $server_cpu $cmd > "$log" 2>&1 &
+pid=\$!
+for i in \$(seq 1 100); do
+  taskset -c $client_cpu "$bench" probe --port $port --psk-key $key_hex --path $(path_of "$s") --timeout 0.5 && break
+  sleep 0.2
+done
+echo "   start \$(date -u +%H:%M:%S)" >&2
+taskset -c $client_cpu "$bench" load --port $port --psk-key $key_hex --path $(path_of "$s") --warmup $warmup \
+    --duration $duration --source-ips $source_ips --label $s --server-pid \$pid --clients $first_c \
+    --record-layer $record_layer $fl --phases "$phases" | while IFS= read -r line; do
+  echo "\${line%\}},\"server_rss_kb\":\$(awk '/VmRSS/ {print \$2}' /proc/\$pid/status)}"
+done
+echo "   end \$(date -u +%H:%M:%S)" >&2
+kill \$pid; wait \$pid 2>/dev/null
+exit 0
+EOF
+    done
+  done 2>&1 | while IFS= read -r l; do
+    case "$l" in
+      \{*) emit "$l" ;;
+      *) echo "$l" >&2 ;;
+    esac
+  done
+  exit 0
+fi
 for s in $servers; do
   port=$((port + 2))
   log="$(mktemp -t dtls-compare-"$s"-XXXX.log)"

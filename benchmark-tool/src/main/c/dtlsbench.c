@@ -67,6 +67,7 @@ static double opt_flood_rate = 0;
 static int opt_flood_sources = 1000;
 static int opt_flood_spoof = 0;
 static int opt_flood_batch = 1;
+static const char *opt_phases = NULL;
 static double opt_rate = 0;
 static int opt_server_pid = 0;
 static int opt_no_close = 0;
@@ -231,7 +232,7 @@ static SSL_CTX *client_ctx(void) {
 
 /* A client socket connected to the server; with --source-ips N bound to 127.0.0.2 .. 127.0.0.N+1 in
    turn, so that clients come from N addresses (loopback only) instead of one. */
-static int udp_socket_from(int spread) {
+static int udp_socket_to(int spread, const struct sockaddr_in *dst) {
     static unsigned counter;
     int fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0) die("socket");
@@ -242,8 +243,12 @@ static int udp_socket_from(int spread) {
         local.sin_addr.s_addr = htonl(0x7F000002u + (counter++ % (unsigned) opt_source_ips));
         if (bind(fd, (struct sockaddr *) &local, sizeof local) < 0) die("bind to a 127/8 source");
     }
-    if (connect(fd, (struct sockaddr *) &server_addr, sizeof server_addr) < 0) die("connect");
+    if (connect(fd, (struct sockaddr *) dst, sizeof *dst) < 0) die("connect");
     return fd;
+}
+
+static int udp_socket_from(int spread) {
+    return udp_socket_to(spread, &server_addr);
 }
 
 static int udp_socket_connected(void) {
@@ -449,10 +454,13 @@ static double usage_percent(usage_mark a, usage_mark b) {
 typedef struct {
     unsigned char hello[1500];
     int hello_len;
-    int *fds;
+    int *fds;          /* the sockets in use: connected to dst */
+    int *fds_server, *fds_sink;
     int nfds, next_fd;
     int raw;
-    uint64_t sent, started_ns;
+    struct sockaddr_in dst; /* the server, or with --phases in a phase "b" the sink */
+    int on;            /* with --phases: off in a phase "a" */
+    uint64_t sent, base, started_ns; /* due = base + rate x time since started_ns */
     uint32_t rnd;
     /* --flood-batch > 1: prebuilt datagrams (spoof: IP + UDP + hello) and their sendmmsg vector */
     unsigned char (*pkts)[1600];
@@ -493,7 +501,7 @@ static double thread_cpu_s(void) {
 }
 
 /* IPv4 + UDP header before the hello in pkt (spoofed source filled in per datagram). */
-static int spoof_headers(unsigned char *pkt, const unsigned char *hello, int hello_len) {
+static int spoof_headers(unsigned char *pkt, const unsigned char *hello, int hello_len, const struct sockaddr_in *dst) {
     struct iphdr *ip = (struct iphdr *) pkt;
     struct udphdr *udp = (struct udphdr *) (pkt + sizeof *ip);
     memset(pkt, 0, sizeof *ip + sizeof *udp);
@@ -501,9 +509,9 @@ static int spoof_headers(unsigned char *pkt, const unsigned char *hello, int hel
     ip->version = 4;
     ip->ttl = 64;
     ip->protocol = IPPROTO_UDP;
-    ip->daddr = server_addr.sin_addr.s_addr;
+    ip->daddr = dst->sin_addr.s_addr;
     ip->tot_len = htons((uint16_t) (sizeof *ip + sizeof *udp + hello_len));
-    udp->dest = server_addr.sin_port;
+    udp->dest = dst->sin_port;
     udp->len = htons((uint16_t) (sizeof *udp + hello_len));
     udp->check = 0; /* optional for UDP over IPv4 (RFC 768) */
     memcpy(pkt + sizeof *ip + sizeof *udp, hello, hello_len);
@@ -519,21 +527,31 @@ static void spoof_source(flood *f, unsigned char *pkt) {
     udp->source = htons((uint16_t) (1024 + (xorshift(&f->rnd) % 60000)));
 }
 
-static void flood_init(flood *f, SSL_CTX *ctx) {
+/* One socket per flood source connected to dst, each with a small receive buffer. */
+static int *flood_sockets(int n, const struct sockaddr_in *dst) {
+    int *fds = calloc(n, sizeof(int));
+    for (int i = 0; i < n; i++) {
+        fds[i] = udp_socket_to(0, dst); /* one host, many ports */
+        int small = 4096; /* the HelloVerifyRequests coming back are not read */
+        setsockopt(fds[i], SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+    }
+    return fds;
+}
+
+/* sink: with --phases, a second destination (a socket that is never read) with its own sockets. */
+static void flood_init(flood *f, SSL_CTX *ctx, const struct sockaddr_in *sink) {
     memset(f, 0, sizeof *f);
+    f->dst = server_addr;
+    f->on = 1;
     f->hello_len = capture_client_hello(ctx, f->hello, sizeof f->hello);
     f->rnd = 0x9E3779B9u ^ (uint32_t) now_ns();
     if (opt_flood_spoof) {
         f->raw = socket(AF_INET, SOCK_RAW | SOCK_NONBLOCK, IPPROTO_RAW);
         if (f->raw < 0) die("raw socket (needs CAP_NET_RAW)");
     } else {
-        f->fds = calloc(opt_flood_sources, sizeof(int));
         f->nfds = opt_flood_sources;
-        for (int i = 0; i < f->nfds; i++) {
-            f->fds[i] = udp_socket_from(0); /* one host, many ports */
-            int small = 4096; /* the HelloVerifyRequests coming back are not read */
-            setsockopt(f->fds[i], SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
-        }
+        f->fds = f->fds_server = flood_sockets(f->nfds, &server_addr);
+        if (sink) f->fds_sink = flood_sockets(f->nfds, sink);
     }
     if (opt_flood_batch > 1) {
         int n = opt_flood_batch;
@@ -541,15 +559,15 @@ static void flood_init(flood *f, SSL_CTX *ctx) {
         f->msgs = calloc(n, sizeof *f->msgs);
         f->iovs = calloc(n, sizeof *f->iovs);
         for (int i = 0; i < n; i++) {
-            f->pkt_len = opt_flood_spoof ? spoof_headers(f->pkts[i], f->hello, f->hello_len) : f->hello_len;
+            f->pkt_len = opt_flood_spoof ? spoof_headers(f->pkts[i], f->hello, f->hello_len, &f->dst) : f->hello_len;
             if (!opt_flood_spoof) memcpy(f->pkts[i], f->hello, f->hello_len);
             f->iovs[i].iov_base = f->pkts[i];
             f->iovs[i].iov_len = (size_t) f->pkt_len;
             f->msgs[i].msg_hdr.msg_iov = &f->iovs[i];
             f->msgs[i].msg_hdr.msg_iovlen = 1;
             if (opt_flood_spoof) {
-                f->msgs[i].msg_hdr.msg_name = &server_addr;
-                f->msgs[i].msg_hdr.msg_namelen = sizeof server_addr;
+                f->msgs[i].msg_hdr.msg_name = &f->dst;
+                f->msgs[i].msg_hdr.msg_namelen = sizeof f->dst;
             }
         }
     }
@@ -567,9 +585,31 @@ static void flood_send_one(flood *f) {
         return;
     }
     unsigned char pkt[1600];
-    int len = spoof_headers(pkt, hello, f->hello_len);
+    int len = spoof_headers(pkt, hello, f->hello_len, &f->dst);
     spoof_source(f, pkt);
-    if (sendto(f->raw, pkt, len, 0, (struct sockaddr *) &server_addr, sizeof server_addr) >= 0) f->sent++;
+    if (sendto(f->raw, pkt, len, 0, (struct sockaddr *) &f->dst, sizeof f->dst) >= 0) f->sent++;
+}
+
+/* The flood from now on aimed at dst (the server or the sink), or paused (dst NULL): from the
+   same raw socket with --flood-spoof, else from the set of --flood-sources sockets connected to
+   dst (the same count of source ports either way). The rate restarts from now, so a pause leaves
+   no backlog to burst out. */
+static void flood_aim(flood *f, const struct sockaddr_in *dst, uint64_t now) {
+    f->on = dst != NULL;
+    f->base = f->sent;
+    f->started_ns = now;
+    if (!dst) return;
+    f->dst = *dst;
+    if (!opt_flood_spoof) {
+        f->fds = dst->sin_port == server_addr.sin_port ? f->fds_server : f->fds_sink;
+        return;
+    }
+    for (int i = 0; f->pkts && i < opt_flood_batch; i++) {
+        struct iphdr *ip = (struct iphdr *) f->pkts[i];
+        struct udphdr *udp = (struct udphdr *) (f->pkts[i] + sizeof *ip);
+        ip->daddr = dst->sin_addr.s_addr;
+        udp->dest = dst->sin_port;
+    }
 }
 
 /* Up to n prebuilt hellos in one sendmmsg: a fresh client random each, spoofed sources fresh too;
@@ -589,10 +629,10 @@ static int flood_send_batch(flood *f, int n) {
 
 /* Sends what is due at opt_flood_rate since the flood started (at most 256 at once). */
 static void flood_pump(flood *f, uint64_t now) {
-    if (opt_flood_rate <= 0) return;
+    if (opt_flood_rate <= 0 || !f->on) return;
     double cpu0 = thread_cpu_s();
     if (f->started_ns == 0) f->started_ns = now;
-    uint64_t due = (uint64_t) ((double) (now - f->started_ns) / 1e9 * opt_flood_rate);
+    uint64_t due = f->base + (uint64_t) ((double) (now - f->started_ns) / 1e9 * opt_flood_rate);
     if (opt_flood_batch > 1) {
         /* whole batches only (the last one of a window may wait a pump), at most 4 per pump */
         for (int b = 0; b < 4 && f->sent + (uint64_t) opt_flood_batch <= due; b++) {
@@ -626,6 +666,115 @@ static double process_cpu_s(int pid) {
     /* after ")": state(3) ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt utime(14) stime(15) */
     if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2) return 0;
     return (double) (ut + st) / (double) sysconf(_SC_CLK_TCK);
+}
+
+/* ------------------------------------------------------------------ machine accounting (--phases) */
+
+/*
+ * Where the CPU time of a phase went, from the kernel's own counters: per CPU the /proc/stat
+ * columns (user + nice, system, softirq, idle + iowait, steal), per CPU the packets its NET_RX
+ * softirq processed (/proc/net/softnet_stat, column 1: on loopback the CPU that sent a datagram
+ * runs its receive path unless RPS moves it), the UDP receive-buffer drops (/proc/net/snmp) and
+ * the drops of the sockets bound to the server's and the sink's port (/proc/net/udp).
+ */
+#define MAX_CPUS 8
+enum { C_USER, C_SYS, C_SOFTIRQ, C_IDLE, C_STEAL, C_COLS };
+typedef struct {
+    double cpu[MAX_CPUS][C_COLS]; /* seconds */
+    uint64_t softnet[MAX_CPUS];
+    uint64_t rcvbuf_errors, in_datagrams;
+    uint64_t server_drops, sink_drops;
+    int ncpus;
+} machine_mark;
+
+static void read_proc_stat(machine_mark *m) {
+    FILE *fp = fopen("/proc/stat", "r");
+    if (!fp) return;
+    char line[512];
+    double tick = (double) sysconf(_SC_CLK_TCK);
+    while (fgets(line, sizeof line, fp)) {
+        int cpu;
+        unsigned long long v[10] = {0};
+        if (sscanf(line, "cpu%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1], &v[2], &v[3], &v[4],
+                &v[5], &v[6], &v[7]) < 9 || cpu < 0 || cpu >= MAX_CPUS) continue;
+        m->cpu[cpu][C_USER] = (double) (v[0] + v[1]) / tick;
+        m->cpu[cpu][C_SYS] = (double) v[2] / tick;
+        m->cpu[cpu][C_IDLE] = (double) (v[3] + v[4]) / tick;
+        m->cpu[cpu][C_SOFTIRQ] = (double) v[6] / tick;
+        m->cpu[cpu][C_STEAL] = (double) v[7] / tick;
+        if (cpu + 1 > m->ncpus) m->ncpus = cpu + 1;
+    }
+    fclose(fp);
+    fp = fopen("/proc/net/softnet_stat", "r");
+    for (int cpu = 0; fp && cpu < MAX_CPUS && fgets(line, sizeof line, fp); cpu++) {
+        unsigned long long processed = 0;
+        sscanf(line, "%llx", &processed);
+        m->softnet[cpu] = processed;
+    }
+    if (fp) fclose(fp);
+}
+
+static void read_udp_counters(machine_mark *m) {
+    FILE *fp = fopen("/proc/net/snmp", "r");
+    if (!fp) return;
+    char head[1024], vals[1024];
+    while (fgets(head, sizeof head, fp) && fgets(vals, sizeof vals, fp)) {
+        if (strncmp(head, "Udp: ", 5) != 0) continue;
+        /* Udp: InDatagrams NoPorts InErrors OutDatagrams RcvbufErrors ... */
+        unsigned long long in = 0, noports, inerr, out, rcvbuf = 0;
+        if (sscanf(vals, "Udp: %llu %llu %llu %llu %llu", &in, &noports, &inerr, &out, &rcvbuf) == 5) {
+            m->in_datagrams = in;
+            m->rcvbuf_errors = rcvbuf;
+        }
+        break;
+    }
+    fclose(fp);
+}
+
+/* Sum of the drops column of the sockets in /proc/net/udp bound to a local port. */
+static uint64_t socket_drops(int port) {
+    FILE *fp = fopen("/proc/net/udp", "r");
+    if (!fp || port <= 0) {
+        if (fp) fclose(fp);
+        return 0;
+    }
+    char line[512];
+    uint64_t sum = 0;
+    (void) !fgets(line, sizeof line, fp);
+    while (fgets(line, sizeof line, fp)) {
+        unsigned int local_port;
+        unsigned long long drops;
+        /* sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode ref pointer drops */
+        if (sscanf(line, " %*d: %*x:%x %*x:%*x %*x %*x:%*x %*x:%*x %*x %*u %*u %*u %*u %*x %llu", &local_port, &drops) == 2
+                && (int) local_port == port) sum += drops;
+    }
+    fclose(fp);
+    return sum;
+}
+
+static machine_mark machine_now(int sink_port) {
+    machine_mark m;
+    memset(&m, 0, sizeof m);
+    read_proc_stat(&m);
+    read_udp_counters(&m);
+    m.server_drops = socket_drops(opt_port);
+    m.sink_drops = socket_drops(sink_port);
+    return m;
+}
+
+/* The machine's counters between two marks as JSON fields (CPU columns as % of the wall time). */
+static void print_machine(const machine_mark *a, const machine_mark *b, double wall) {
+    static const char *names[C_COLS] = { "user", "sys", "softirq", "idle", "steal" };
+    printf(",\"cpus\":[");
+    for (int c = 0; c < b->ncpus; c++) {
+        printf("%s{\"cpu\":%d", c ? "," : "", c);
+        for (int j = 0; j < C_COLS; j++) printf(",\"%s_pct\":%.1f", names[j], 100.0 * (b->cpu[c][j] - a->cpu[c][j]) / wall);
+        printf(",\"softnet_per_s\":%.0f}", (double) (b->softnet[c] - a->softnet[c]) / wall);
+    }
+    printf("],\"udp_in_per_s\":%.0f,\"udp_rcvbuf_errors_per_s\":%.0f,\"server_socket_drops_per_s\":%.0f,"
+           "\"sink_socket_drops_per_s\":%.0f",
+            (double) (b->in_datagrams - a->in_datagrams) / wall, (double) (b->rcvbuf_errors - a->rcvbuf_errors) / wall,
+            (double) (b->server_drops - a->server_drops) / wall, (double) (b->sink_drops - a->sink_drops) / wall);
 }
 
 /* ------------------------------------------------------------------ load */
@@ -836,6 +985,76 @@ static int match_open(client *c, const unsigned char *b, int n, int *success) {
     return -1;
 }
 
+/* The counters at the start or end of a measured window. */
+typedef struct {
+    usage_mark u;
+    uint64_t flood_sent;
+    double flood_cpu, server_cpu;
+    machine_mark m;
+} step_mark;
+
+static step_mark mark_now(const flood *f, int sink_port) {
+    step_mark s;
+    s.u = usage_now();
+    s.flood_sent = opt_flood_rate > 0 ? f->sent : 0;
+    s.flood_cpu = opt_flood_rate > 0 ? f->cpu_s : 0;
+    s.server_cpu = process_cpu_s(opt_server_pid);
+    s.m = machine_now(sink_port);
+    return s;
+}
+
+/* One JSON line for a measured window [a, b]; phase 0 without --phases. */
+static void print_load(const load_counters *k, const histogram *h, const step_mark *a, const step_mark *b,
+        char phase, int phase_index, const char *flood_target) {
+    double secs = (double) (b->u.wall - a->u.wall) / 1e9;
+    if (secs <= 0) secs = opt_duration;
+    printf("{\"mode\":\"load\",\"label\":\"%s\",\"clients\":%d,\"cipher\":\"%s\",\"rps\":%.0f,"
+           "\"completed\":%llu,\"errors\":%llu,\"timeouts\":%llu,\"stray\":%llu,\"session_errors\":%llu,"
+           "\"p50_ms\":%.3f,\"p90_ms\":%.3f,\"p99_ms\":%.3f,\"p999_ms\":%.3f,\"max_ms\":%.3f,"
+           "\"generator_cpu_pct\":%.1f,\"record_layer\":\"%s\",\"flood_rate\":%.0f,\"flood_sent_per_s\":%.0f,\"flood_spoof\":%d,"
+           "\"flood_batch\":%d,\"flood_cpu_pct\":%.1f,\"server_cpu_pct\":%.1f,"
+           "\"open_loop_rate\":%.0f,\"offered_per_s\":%.0f,\"sent_per_s\":%.0f,\"skipped_per_s\":%.0f",
+            opt_label, opt_clients, opt_cipher, (double) k->completed / secs, (unsigned long long) k->completed,
+            (unsigned long long) k->errors, (unsigned long long) k->timeouts, (unsigned long long) k->stray,
+            (unsigned long long) k->session_errors, h_percentile(h, 50), h_percentile(h, 90), h_percentile(h, 99),
+            h_percentile(h, 99.9), (double) h->max / 1000.0, usage_percent(a->u, b->u), opt_direct ? "direct" : "openssl",
+            opt_flood_rate, (double) (b->flood_sent - a->flood_sent) / secs, opt_flood_spoof, opt_flood_batch,
+            100.0 * (b->flood_cpu - a->flood_cpu) / secs,
+            opt_server_pid > 0 ? 100.0 * (b->server_cpu - a->server_cpu) / secs : -1,
+            opt_rate, (double) k->offered / secs, (double) k->sent / secs, (double) k->skipped / secs);
+    if (phase) printf(",\"phase\":\"%c\",\"phase_index\":%d,\"flood_target\":\"%s\",\"seconds\":%.2f", phase,
+            phase_index, flood_target, secs);
+    print_machine(&a->m, &b->m, secs);
+    printf("}\n");
+    fflush(stdout);
+}
+
+/* A socket bound beside the server (same address, any port) that is never read: with --phases,
+   the flood's target in a phase "b". Its receive buffer is the smallest the kernel allows, so
+   the flood's datagrams are dropped at its queue; returns the port. */
+static int open_sink(int *fd_out) {
+    int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) die("sink socket");
+    int small = 1;
+    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+    struct sockaddr_in a = server_addr;
+    a.sin_port = 0;
+    if (bind(fd, (struct sockaddr *) &a, sizeof a) < 0) die("bind the sink");
+    socklen_t len = sizeof a;
+    getsockname(fd, (struct sockaddr *) &a, &len);
+    *fd_out = fd;
+    return ntohs(a.sin_port);
+}
+
+/* --phases: "a" no flood, "b" the flood aimed at the sink, "c" the flood aimed at the server. */
+static const struct sockaddr_in *phase_target(char phase, const struct sockaddr_in *sink) {
+    return phase == 'c' ? &server_addr : phase == 'b' ? sink : NULL;
+}
+
+static const char *phase_target_name(char phase) {
+    return phase == 'c' ? "server" : phase == 'b' ? "sink" : "none";
+}
+
 static int run_load(void) {
     SSL_CTX *ctx = client_ctx();
     client *cs = calloc(opt_clients, sizeof(client));
@@ -847,8 +1066,25 @@ static int run_load(void) {
     for (int i = 0; opt_direct && i < opt_clients; i++) {
         if (!rl_init(&cs[i].rl, cs[i].ssl, 0)) exit(1);
     }
+    /* --phases: the letters a, b, c (other characters ignored), each a window of --duration */
+    char phases[64];
+    int nphases = 0;
+    for (const char *q = opt_phases; q && *q && nphases < (int) sizeof phases; q++) {
+        if (*q == 'a' || *q == 'b' || *q == 'c') phases[nphases++] = *q;
+    }
+    if (opt_phases && (nphases == 0 || opt_flood_rate <= 0)) {
+        fprintf(stderr, "dtlsbench: --phases needs letters a, b, c and a --flood-rate\n");
+        exit(2);
+    }
+    struct sockaddr_in sink = server_addr;
+    int sink_fd = -1, sink_port = 0;
+    if (nphases > 0) {
+        sink_port = open_sink(&sink_fd);
+        sink.sin_port = htons((uint16_t) sink_port);
+    }
     flood fl;
-    if (opt_flood_rate > 0) flood_init(&fl, ctx);
+    memset(&fl, 0, sizeof fl);
+    if (opt_flood_rate > 0) flood_init(&fl, ctx, nphases > 0 ? &sink : NULL);
 
     int ep = epoll_create1(EPOLL_CLOEXEC);
     for (int i = 0; i < opt_clients; i++) {
@@ -860,15 +1096,17 @@ static int run_load(void) {
     load_counters *k = &warm;
     uint64_t begin = now_ns();
     uint64_t t_measure = begin + (uint64_t) (opt_warmup * 1e9);
-    uint64_t t_drain = t_measure + (uint64_t) (opt_duration * 1e9);
+    uint64_t phase_ns = (uint64_t) (opt_duration * 1e9);
+    uint64_t t_drain = t_measure + phase_ns * (uint64_t) (nphases > 0 ? nphases : 1);
     uint64_t t_done = t_drain + 1000000000ull;
     uint64_t timeout_ns = (uint64_t) (opt_timeout * 1e9);
     uint64_t ramp_ns = opt_warmup > 2 ? 1000000000ull : (uint64_t) (opt_warmup * 1e9 / 2);
     int started = 0, phase = WARMUP;
     uint64_t next_scan = begin + 10000000ull;
-    uint64_t flood_at_measure = 0, flood_at_drain = 0;
-    double flood_cpu0 = 0, flood_cpu1 = 0, server_cpu0 = 0, server_cpu1 = 0;
-    usage_mark u0 = {0}, u1 = {0};
+    step_mark m0, m1;
+    memset(&m0, 0, sizeof m0);
+    memset(&m1, 0, sizeof m1);
+    int cur = 0; /* --phases: the phase running */
     struct epoll_event evs[1024];
     unsigned char rbuf[2048];
     int open_loop = opt_rate > 0;
@@ -879,16 +1117,21 @@ static int run_load(void) {
         if (phase == WARMUP && now >= t_measure) {
             phase = MEASURE;
             k = &meas;
-            u0 = usage_now();
-            flood_at_measure = opt_flood_rate > 0 ? fl.sent : 0;
-            flood_cpu0 = opt_flood_rate > 0 ? fl.cpu_s : 0;
-            server_cpu0 = process_cpu_s(opt_server_pid);
+            m0 = mark_now(&fl, sink_port);
+            if (nphases > 0) flood_aim(&fl, phase_target(phases[0], &sink), now_ns());
+        } else if (phase == MEASURE && nphases > 0 && cur + 1 < nphases && now >= t_measure + phase_ns * (uint64_t) (cur + 1)) {
+            /* the next phase: the window so far is printed, the load goes on over the same sessions */
+            m1 = mark_now(&fl, sink_port);
+            print_load(&meas, h, &m0, &m1, phases[cur], cur, phase_target_name(phases[cur]));
+            memset(&meas, 0, sizeof meas);
+            memset(h, 0, sizeof *h);
+            cur++;
+            /* the marks read /proc for some ms: the flood's schedule restarts after them, not before */
+            m0 = mark_now(&fl, sink_port);
+            flood_aim(&fl, phase_target(phases[cur], &sink), now_ns());
         } else if (phase == MEASURE && now >= t_drain) {
             phase = DRAIN;
-            u1 = usage_now();
-            flood_at_drain = opt_flood_rate > 0 ? fl.sent : 0;
-            flood_cpu1 = opt_flood_rate > 0 ? fl.cpu_s : 0;
-            server_cpu1 = process_cpu_s(opt_server_pid);
+            m1 = mark_now(&fl, sink_port);
         } else if (phase == DRAIN && now >= t_done) {
             phase = DONE;
             break;
@@ -988,23 +1231,8 @@ static int run_load(void) {
             }
         }
     }
-    double secs = opt_duration;
-    double wall = (double) (u1.wall - u0.wall) / 1e9;
-    printf("{\"mode\":\"load\",\"label\":\"%s\",\"clients\":%d,\"cipher\":\"%s\",\"rps\":%.0f,"
-           "\"completed\":%llu,\"errors\":%llu,\"timeouts\":%llu,\"stray\":%llu,\"session_errors\":%llu,"
-           "\"p50_ms\":%.3f,\"p90_ms\":%.3f,\"p99_ms\":%.3f,\"p999_ms\":%.3f,\"max_ms\":%.3f,"
-           "\"generator_cpu_pct\":%.1f,\"record_layer\":\"%s\",\"flood_rate\":%.0f,\"flood_sent_per_s\":%.0f,\"flood_spoof\":%d,"
-           "\"flood_batch\":%d,\"flood_cpu_pct\":%.1f,\"server_cpu_pct\":%.1f,"
-           "\"open_loop_rate\":%.0f,\"offered_per_s\":%.0f,\"sent_per_s\":%.0f,\"skipped_per_s\":%.0f}\n",
-            opt_label, opt_clients, opt_cipher, (double) meas.completed / secs, (unsigned long long) meas.completed,
-            (unsigned long long) meas.errors, (unsigned long long) meas.timeouts, (unsigned long long) meas.stray,
-            (unsigned long long) meas.session_errors, h_percentile(h, 50), h_percentile(h, 90), h_percentile(h, 99),
-            h_percentile(h, 99.9), (double) h->max / 1000.0, usage_percent(u0, u1), opt_direct ? "direct" : "openssl", opt_flood_rate,
-            (double) (flood_at_drain - flood_at_measure) / secs, opt_flood_spoof,
-            opt_flood_batch, wall > 0 ? 100.0 * (flood_cpu1 - flood_cpu0) / wall : 0,
-            opt_server_pid > 0 && wall > 0 ? 100.0 * (server_cpu1 - server_cpu0) / wall : -1,
-            opt_rate, (double) meas.offered / secs, (double) meas.sent / secs, (double) meas.skipped / secs);
-    fflush(stdout);
+    print_load(&meas, h, &m0, &m1, nphases > 0 ? phases[cur] : 0, cur, nphases > 0 ? phase_target_name(phases[cur]) : "");
+    if (sink_fd >= 0) close(sink_fd);
     return 0;
 }
 
@@ -1432,6 +1660,9 @@ static void usage(void) {
         "              --flood-batch N (1: one send per hello; up to 256: prebuilt hellos, N per sendmmsg)\n"
         "              --rate PER_S (open loop at that offered rate; 0 = closed loop)\n"
         "              --server-pid PID (report that process's CPU use over the measured window)\n"
+        "              --phases \"a b c b c ...\" (after the warm-up, one window of --duration per letter over the\n"
+        "                same sessions: a no flood, b the flood aimed at a sink socket beside the server\n"
+        "                that is never read, c the flood aimed at the server; one result line per window)\n"
         "  handshakes: --no-close (no close_notify) --get (one GET per session before closing)\n"
         "              --max-handshakes N (stop after N completed, warm-up included; with --no-close: N sessions left)\n");
     exit(2);
@@ -1460,6 +1691,7 @@ int main(int argc, char **argv) {
         else if (ARG("--flood-sources")) opt_flood_sources = atoi(v);
         else if (strcmp(a, "--flood-spoof") == 0) opt_flood_spoof = 1;
         else if (ARG("--flood-batch")) opt_flood_batch = atoi(v);
+        else if (ARG("--phases")) opt_phases = v;
         else if (ARG("--rate")) opt_rate = atof(v);
         else if (ARG("--server-pid")) opt_server_pid = atoi(v);
         else if (strcmp(a, "--no-close") == 0) opt_no_close = 1;

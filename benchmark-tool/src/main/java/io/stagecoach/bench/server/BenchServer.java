@@ -15,6 +15,8 @@ import io.stagecoach.elements.dtls.DtlsConfig;
 import io.stagecoach.elements.dtls.DtlsConnector;
 import io.stagecoach.elements.dtls.DtlsConnectorConfig;
 import io.stagecoach.elements.dtls.PskStore;
+import io.stagecoach.elements.netty.NettyUdpConnector;
+import io.stagecoach.elements.udp.UdpConnectorConfig;
 import java.net.InetSocketAddress;
 import java.util.concurrent.CountDownLatch;
 
@@ -29,7 +31,10 @@ import java.util.concurrent.CountDownLatch;
  * <p>With {@code --dtls} the endpoint is a {@link DtlsConnector} (PSK, {@code --psk
  * IDENTITY:SECRET}, default {@code bench:secretPSK}) instead: the server of
  * {@code docs/benchmarks/dtls.md}. Its {@code dtls.*} settings come from system properties
- * ({@code -Dstagecoach.dtls.max-sessions=...}).
+ * ({@code -Dstagecoach.dtls.max-sessions=...}). {@code --dtls-transport netty} puts the DTLS
+ * connector on the Netty UDP connector ({@code udp.*} settings: with epoll, {@code recvmmsg} and
+ * {@code sendmmsg} batches) instead of the JDK one, to measure what a batched receive saves the
+ * server under a ClientHello flood.
  *
  * <p>For the benchmarks beyond GET ({@code bench observe}, {@code bench blockwise}) it also serves
  * {@code /obs}, observable, whose value changes every {@code --observe-period} ms (default 1000;
@@ -39,7 +44,7 @@ import java.util.concurrent.CountDownLatch;
  * asking for less gets less, RFC 7959 §2.4).
  *
  * <p>Usage: {@code stagecoach bench sc-server [--port 5683] [--bind ADDR] [--protocol-threads N]
- * [--dedup STRICT|IDEMPOTENT_RELAXED|OFF] [--dtls [--psk ID:SECRET]] [--observe-period MS]
+ * [--dedup STRICT|IDEMPOTENT_RELAXED|OFF] [--dtls [--psk ID:SECRET] [--dtls-transport udp|netty]] [--observe-period MS]
  * [--observe-type NON|CON] [--large-size BYTES] [--block-size N]}; runs until the process is terminated.
  */
 public final class BenchServer {
@@ -54,9 +59,23 @@ public final class BenchServer {
 
     /** The same over DTLS with one PSK identity; {@code config} supplies the {@code dtls.*} keys. */
     public static CoapServer createDtls(InetSocketAddress bind, Configuration config, String identity, String secret) {
-        DtlsConnector dtls = DtlsConnector.builder(DtlsConnectorConfig.Role.SERVER).apply(config).bindAddress(bind)
-                .pskStore(PskStore.of(identity, secret)).build();
-        return withResource(CoapServer.builder().connector(dtls).config(config).build());
+        return createDtls(bind, config, identity, secret, false);
+    }
+
+    /**
+     * The same, with {@code netty} on the Netty UDP connector ({@code udp.*} of {@code config})
+     * below the DTLS connector instead of the JDK one.
+     */
+    public static CoapServer createDtls(InetSocketAddress bind, Configuration config, String identity, String secret,
+            boolean netty) {
+        DtlsConnectorConfig.Builder b = DtlsConnector.builder(DtlsConnectorConfig.Role.SERVER).apply(config)
+                .bindAddress(bind).pskStore(PskStore.of(identity, secret));
+        if (netty) {
+            b.transport(c -> new NettyUdpConnector(UdpConnectorConfig.builder().apply(config).bindAddress(c.bindAddress())
+                    .maxDatagramSize(c.maxDatagramSize()).receiveBufferSize(c.receiveBufferSize())
+                    .sendBufferSize(c.sendBufferSize()).buildConfig()));
+        }
+        return withResource(CoapServer.builder().connector(b.build()).config(config).build());
     }
 
     /**
@@ -82,6 +101,7 @@ public final class BenchServer {
         int port = -1;
         String bind = "0.0.0.0";
         boolean dtls = false;
+        boolean nettyBelowDtls = false;
         String psk = "bench:secretPSK";
         long observePeriodMs = 1000;
         Type observeType = Type.NON;
@@ -98,13 +118,18 @@ public final class BenchServer {
                         DeduplicationMode.valueOf(value(args, ++i, "--dedup")));
                 case "--dtls" -> dtls = true;
                 case "--psk" -> psk = value(args, ++i, "--psk");
+                case "--dtls-transport" -> nettyBelowDtls = switch (value(args, ++i, "--dtls-transport")) {
+                    case "netty" -> true;
+                    case "udp" -> false;
+                    default -> throw new IllegalArgumentException("--dtls-transport udp|netty, got " + args[i]);
+                };
                 case "--observe-period" -> observePeriodMs = Long.parseLong(value(args, ++i, "--observe-period"));
                 case "--observe-type" -> observeType = Type.valueOf(value(args, ++i, "--observe-type"));
                 case "--large-size" -> largeSize = Integer.parseInt(value(args, ++i, "--large-size"));
                 case "--block-size" -> config.set(CoapConfig.BLOCKWISE_PREFERRED_BLOCK_SIZE,
                         Integer.parseInt(value(args, ++i, "--block-size")));
                 default -> throw new IllegalArgumentException("sc-server: unknown option " + args[i]
-                        + " (use --port N, --bind ADDR, --protocol-threads N, --dedup MODE, --dtls, --psk ID:SECRET,"
+                        + " (use --port N, --bind ADDR, --protocol-threads N, --dedup MODE, --dtls, --psk ID:SECRET, --dtls-transport udp|netty,"
                         + " --observe-period MS, --observe-type NON|CON, --large-size BYTES, --block-size 16..1024)");
             }
         }
@@ -114,7 +139,7 @@ public final class BenchServer {
             throw new IllegalArgumentException("--psk needs IDENTITY:SECRET, got " + psk);
         }
         InetSocketAddress address = new InetSocketAddress(bind, port >= 0 ? port : dtls ? 5684 : 5683);
-        CoapServer server = dtls ? createDtls(address, built, psk.substring(0, colon), psk.substring(colon + 1))
+        CoapServer server = dtls ? createDtls(address, built, psk.substring(0, colon), psk.substring(colon + 1), nettyBelowDtls)
                 : create(address, built);
         ChangingValue value = new ChangingValue();
         CoapResource obs = addBeyondResources(server, value, observeType, largeSize);

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Summary of a `dtls-compare.sh --phases` run (its JSON lines on stdin or in the files named).
+
+Per server and flood, one row per window: GET/s, p99, CPU of generator / its flood part / server,
+and per CPU the kernel's system + softirq share and the packets its NET_RX processed. Then the
+two ratios of docs/benchmarks/dtls.md: the server's own loss, each c against the mean of the b
+windows either side of it (c / mean(b)), and the generator's cost of sending the flood, the mean
+of the b windows against the mean of the a windows (b / a). Beside them the server's CPU time per
+GET (server CPU / GET rate): each c against its neighbouring b windows, cost(b) / cost(c) is the
+share of the GET rate the server would keep at 100 % of its core, whether or not it reached it.
+"""
+import json
+import sys
+from itertools import groupby
+
+
+def load(paths):
+    src = [open(p) for p in paths] if paths else [sys.stdin]
+    for f in src:
+        for line in f:
+            line = line.strip()
+            if line.startswith("{") and '"phase"' in line:
+                yield json.loads(line)
+
+
+def mean(xs):
+    return sum(xs) / len(xs) if xs else float("nan")
+
+
+def cost(w):
+    """The server's CPU microseconds per answered GET in a window."""
+    return w["server_cpu_pct"] * 1e4 / w["rps"] if w["rps"] > 0 else float("nan")
+
+
+def main():
+    rows = list(load(sys.argv[1:]))
+    key = lambda r: (r["label"], r["flood_rate"], r["flood_spoof"])
+    for (label, rate, spoof), it in groupby(rows, key):
+        ws = list(it)
+        print(f"\n{label}, flood {rate:.0f}/s {'spoofed sources' if spoof else 'from many ports'}")
+        print("  # ph   GET/s   p99 ms  gen%  flood%  server%  us/GET  cpu0 sys+si  cpu1 sys+si  softnet/s cpu0 cpu1  hellos/s  srv drops/s")
+        for w in ws:
+            c = {x["cpu"]: x for x in w["cpus"]}
+            si = lambda n: c[n]["sys_pct"] + c[n]["softirq_pct"] if n in c else float("nan")
+            sn = lambda n: c[n]["softnet_per_s"] if n in c else 0
+            print(f"  {w['phase_index']} {w['phase']}  {w['rps']:7.0f}  {w['p99_ms']:6.2f}  {w['generator_cpu_pct']:5.1f} "
+                  f"{w['flood_cpu_pct']:6.1f}  {w['server_cpu_pct']:6.1f}  {cost(w):6.2f}  {si(0):10.1f}  {si(1):10.1f}  "
+                  f"{sn(0):9.0f} {sn(1):8.0f}  {w['flood_sent_per_s']:8.0f}  {w['server_socket_drops_per_s']:8.0f}")
+        shares, cpu_shares = [], []
+        for i, w in enumerate(ws):
+            if w["phase"] != "c":
+                continue
+            nb = [ws[j]["rps"] for j in (i - 1, i + 1) if 0 <= j < len(ws) and ws[j]["phase"] == "b"]
+            if nb:
+                shares.append(w["rps"] / mean(nb))
+                nbc = [cost(ws[j]) for j in (i - 1, i + 1) if 0 <= j < len(ws) and ws[j]["phase"] == "b"]
+                cpu_shares.append(mean(nbc) / cost(w))
+                print(f"  window {i}: c / mean(neighbouring b) = {100 * shares[-1]:.1f} %, "
+                      f"server CPU per GET b / c = {100 * cpu_shares[-1]:.1f} %")
+        a = [w["rps"] for w in ws if w["phase"] == "a"]
+        b = [w["rps"] for w in ws if w["phase"] == "b"]
+        if len(shares) > 1:
+            sd = (sum((x - mean(shares)) ** 2 for x in shares) / (len(shares) - 1)) ** 0.5
+            med = sorted(shares)[len(shares) // 2] if len(shares) % 2 else mean(sorted(shares)[len(shares) // 2 - 1:len(shares) // 2 + 1])
+            cs = [w["rps"] for w in ws if w["phase"] == "c"]
+            bs = [w["rps"] for w in ws if w["phase"] == "b"]
+            print(f"  shares of {len(shares)} c windows: median {100 * med:.1f} %, sd {100 * sd:.1f} points, "
+                  f"standard error of the mean {100 * sd / len(shares) ** 0.5:.1f} points; "
+                  f"mean(c) / mean(b) = {100 * mean(cs) / mean(bs):.1f} %")
+        if shares:
+            print(f"  server keeps (mean of the c windows' shares): {100 * mean(shares):.1f} % "
+                  f"(lowest {100 * min(shares):.1f} %); by the server's CPU per GET: "
+                  f"{100 * mean(cpu_shares):.1f} % (lowest {100 * min(cpu_shares):.1f} %)")
+        if a and b:
+            print(f"  generator-side cost: mean(b) / mean(a) = {100 * mean(b) / mean(a):.1f} %")
+
+
+if __name__ == "__main__":
+    main()
