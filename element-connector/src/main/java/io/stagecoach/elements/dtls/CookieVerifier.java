@@ -9,7 +9,6 @@ import javax.crypto.spec.SecretKeySpec;
 import org.bouncycastle.tls.DTLSRequest;
 import org.bouncycastle.tls.DTLSVerifier;
 import org.bouncycastle.tls.DatagramSender;
-import org.bouncycastle.tls.crypto.impl.bc.BcTlsCrypto;
 
 /**
  * The stateless cookie exchange of RFC 6347 §4.2.1 on the receive thread, cheap enough for a
@@ -22,7 +21,10 @@ import org.bouncycastle.tls.crypto.impl.bc.BcTlsCrypto;
  * client's address and port followed by the ClientHello body without its cookie field. The
  * secret is drawn here and handed to BouncyCastle's verifier as the one value of the random it
  * draws its key from (its constructor's only use of it); {@code CookieVerifierTest} holds the two
- * to the same answer, byte for byte.
+ * to the same answer, byte for byte. BouncyCastle's verifier computes its HMAC over the JDK's
+ * SHA-256 ({@link DtlsCrypto}), as the handshake does: with BouncyCastle's Java SHA-256 the second
+ * check of every admitted hello was a code path of its own for the JIT to compile and slower
+ * once compiled.
  *
  * <p>Hellos this parser does not read as plain DTLS 1.0/1.2 ClientHellos in one record and one
  * fragment go to BouncyCastle's verifier unchanged ({@link Verdict#UNUSUAL}). Hellos it drops,
@@ -74,7 +76,7 @@ final class CookieVerifier {
                 throw new IllegalStateException("HmacSHA256 is required of every JDK", e);
             }
         });
-        this.bc = new DTLSVerifier(new BcTlsCrypto(new OneValueRandom(secret)));
+        this.bc = new DTLSVerifier(new DtlsCrypto(new OneValueRandom(secret)));
         Arrays.fill(secret, (byte) 0);
     }
 
