@@ -93,9 +93,6 @@ final class ConnectionInbound extends ChannelInboundHandlerAdapter {
     public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
         c.reading = false;
         NettyTcpConnector.readDone();
-        if (connector.directWrites()) {
-            ReadBatchWriter.current().send(c);
-        }
         if (c.flushPending) {
             c.flushPending = false;
             ctx.flush();
@@ -128,9 +125,6 @@ final class ConnectionInbound extends ChannelInboundHandlerAdapter {
             c.failed = true;
             connector.abortedByFramer();
             LOG.debug("closing {}: {}", c, e.getMessage());
-            if (connector.directWrites()) {
-                ReadBatchWriter.current().send(c); // the answers to the frames before go first
-            }
             byte[] last = e.lastWords();
             if (last != null) {
                 ctx.writeAndFlush(Unpooled.wrappedBuffer(last)).addListener(ChannelFutureListener.CLOSE);
@@ -142,9 +136,6 @@ final class ConnectionInbound extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        if (connector.directWrites()) {
-            ReadBatchWriter.current().discard(c);
-        }
         connector.ended(c);
         super.channelInactive(ctx);
     }

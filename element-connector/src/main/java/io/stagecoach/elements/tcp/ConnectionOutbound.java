@@ -14,8 +14,7 @@ import io.stagecoach.elements.SendFailedException;
  * Writes the frames of a {@link NettyTcpConnector} on their connection's channel, from any
  * thread: refused with {@link Reason#QUEUE_FULL} above the connection's outbound buffer; written
  * without a flush while the connection's read batch runs on this thread (the batch's end flushes
- * them once; on native epoll, plain TCP, gathered by the loop's {@link ReadBatchWriter}); with a
- * promise and a listener only when the frame has a callback to tell.
+ * them once); with a promise and a listener only when the frame has a callback to tell.
  */
 final class ConnectionOutbound {
 
@@ -38,12 +37,6 @@ final class ConnectionOutbound {
                     + " bytes waiting for " + c.peer));
             return;
         }
-        boolean batched = c.reading && ch.eventLoop().inEventLoop();
-        if (batched && data.callback() == null && connector.directWrites() && ch.isActive()
-                && ReadBatchWriter.current().offer(c, data.sharedBytes())) {
-            counters.incrementSent(); // sent at the read batch's end, straight to the socket
-            return;
-        }
         ByteBuf buf;
         if (config.transport().isSecure()) {
             buf = Unpooled.wrappedBuffer(data.sharedBytes()); // no copy: TLS encrypts it into its own buffer
@@ -54,6 +47,7 @@ final class ConnectionOutbound {
             buf = ch.alloc().directBuffer(bytes.length, bytes.length).writeBytes(bytes);
         }
         Object msg = config.transport().isWebSocket() ? new BinaryWebSocketFrame(buf) : buf;
+        boolean batched = c.reading && ch.eventLoop().inEventLoop();
         if (data.callback() == null && ch.isActive()) {
             // nobody waits to hear of this write: no promise and no listener per frame; a write
             // that fails on an open channel fails the channel (exceptionCaught closes it)

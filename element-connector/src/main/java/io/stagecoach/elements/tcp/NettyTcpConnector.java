@@ -54,9 +54,7 @@ import org.slf4j.LoggerFactory;
  *       Received bytes are read from Netty's pooled buffers and copied once, into the frame;
  *       sent frames are copied once, into a pooled direct buffer (TLS: encrypted from the frame's
  *       array). Answers written during their connection's read batch are flushed once at the
- *       batch's end (plain TCP on epoll: gathered in the loop's own buffer and sent with one
- *       system call, see {@link ReadBatchWriter}); a frame sent without a callback is written
- *       without a promise.</li>
+ *       batch's end; a frame sent without a callback is written without a promise.</li>
  * </ul>
  *
  * <p>{@link #stop()} closes every connection (the handler hears of each) and the listening
@@ -96,8 +94,6 @@ public final class NettyTcpConnector implements StreamConnector {
     private volatile RawDataReceiver receiver = data -> { };
     private volatile ConnectionHandler handler = NO_HANDLER;
     private volatile boolean running;
-    /** Answers of a plain-TCP read batch go through the loop's {@link ReadBatchWriter} (native epoll). */
-    private volatile boolean directWrites;
     private volatile InetSocketAddress boundAddress;
     private volatile Bootstrap clientBootstrap;
     private volatile TlsSetup tls;
@@ -173,7 +169,6 @@ public final class NettyTcpConnector implements StreamConnector {
                 shutdownLoops();
                 throw e;
             }
-            directWrites = loops.isEpoll() && !config.transport().isSecure() && !config.transport().isWebSocket();
             running = true;
             LOG.info("{} {} connector {} {} ({})", config.transport().scheme(), config.isClient() ? "client" : "server",
                     config.isClient() ? "from" : "bound to", boundAddress, loops.isEpoll() ? "epoll" : "nio");
@@ -222,10 +217,6 @@ public final class NettyTcpConnector implements StreamConnector {
 
     boolean isRunning() {
         return running;
-    }
-
-    boolean directWrites() {
-        return directWrites;
     }
 
     // ------------------------------------------------------------------ Connector
