@@ -181,6 +181,39 @@ class NettyTcpConnectorTest {
         assertEquals(0, client.connections());
     }
 
+    /**
+     * Answers written during one read batch wait for the batch's end to be flushed together
+     * (about 48 KiB of them here, more than one read); they arrive in order, and before the last
+     * words of a stream refused later in the same batch.
+     */
+    @Test
+    void answersOfOneReadBatchArriveInOrderBeforeTheLastWords() throws Exception {
+        NettyTcpConnector server = start(TcpConnectorConfig.builder().bindAddress(LOOPBACK));
+        server.setConnectionHandler(new Events(server, null));
+        server.setRawDataReceiver(d -> server.send(RawData.outbound(frame(new String(d.sharedBytes(),
+                StandardCharsets.US_ASCII), true), d.context(), null)));
+        server.start();
+        ByteArrayOutputStream sent = new ByteArrayOutputStream();
+        java.util.SplittableRandom random = new java.util.SplittableRandom(8323);
+        for (int i = 0; sent.size() < 48 * 1024; i++) {
+            String body = (i + ":" + "x".repeat(random.nextInt(0, 240)));
+            sent.writeBytes(frame(body, true));
+        }
+        byte[] expected = sent.toByteArray();
+        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.getAddress().getPort())) {
+            s.setSoTimeout(5000);
+            OutputStream out = s.getOutputStream();
+            out.write(expected);
+            out.write(new byte[] {(byte) 0xFF});
+            out.flush();
+            byte[] all = s.getInputStream().readAllBytes(); // ends when the server closes
+            ByteArrayOutputStream want = new ByteArrayOutputStream();
+            want.writeBytes(expected);
+            want.writeBytes("bye".getBytes(StandardCharsets.US_ASCII));
+            assertArrayEquals(want.toByteArray(), all);
+        }
+    }
+
     @Test
     void aRefusedStreamGetsTheLastWordsThenTheConnectionCloses() throws Exception {
         NettyTcpConnector server = start(TcpConnectorConfig.builder().bindAddress(LOOPBACK));
