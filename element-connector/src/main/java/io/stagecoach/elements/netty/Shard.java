@@ -13,6 +13,8 @@ import io.stagecoach.elements.LogThrottle;
 import io.stagecoach.elements.RawData;
 import io.stagecoach.elements.RawDataReceiver;
 import io.stagecoach.elements.udp.UdpConnectorConfig;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -47,6 +49,7 @@ final class Shard extends ChannelInboundHandlerAdapter {
 
     private Channel channel;
     // event loop only
+    private PacketSlots slots;
     private boolean reading;
     /** Answers written since the last flush. */
     private int unflushed;
@@ -74,13 +77,38 @@ final class Shard extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRegistered(ChannelHandlerContext ctx) {
         channel = ctx.channel();
+        slots = new PacketSlots(channel.alloc(), config.batchSize(), config.maxDatagramSize());
         onLoop.run();
         ctx.fireChannelRegistered();
     }
 
-    /** Event loop only: writes an answer; it leaves with the batch, or now outside a batch. */
-    void writeOnLoop(DatagramPacket packet, RawData data) {
-        if (data.callback() == null) {
+    @Override
+    public void channelUnregistered(ChannelHandlerContext ctx) {
+        // closed: the channel has released the packets it still held, the slots' buffers go back
+        slots.release();
+        ctx.fireChannelUnregistered();
+    }
+
+    /**
+     * Event loop only: writes the bytes of {@code datagram} (at most {@code udp.max-datagram-size})
+     * to {@code recipient} from a reused packet, with no callback; it leaves with the batch.
+     */
+    void writeOnLoop(ByteBuffer datagram, InetSocketAddress recipient) {
+        writeOnLoop(slots.fill(datagram, recipient), null);
+    }
+
+    /** Event loop only: as {@link #writeOnLoop(ByteBuffer, InetSocketAddress)} for {@code data}'s bytes. */
+    void writeOnLoop(RawData data) {
+        DatagramPacket packet = slots.fill(data.sharedBytes(), data.context().peer());
+        writeOnLoop(packet, data.callback() == null ? null : data);
+    }
+
+    /**
+     * Event loop only: writes an answer; it leaves with the batch, or now outside a batch.
+     * {@code data} is told the outcome; {@code null} for a datagram without a callback.
+     */
+    private void writeOnLoop(DatagramPacket packet, RawData data) {
+        if (data == null) {
             channel.write(packet, channel.voidPromise());
             unconfirmed++;
         } else {
