@@ -46,7 +46,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>System calls are batched on epoll ({@code udp.batch-size}, 64 by default): up to that many
  * datagrams are read with one {@code recvmmsg} into one pooled buffer (Netty's
- * {@code maxDatagramPayloadSize}), each copied once into its {@link RawData} array, and the
+ * {@code maxDatagramPayloadSize}), each copied once into the shard's array that is lent to the
+ * receiver ({@link RawDataReceiver#receiveDatagram}), and the
  * answers the receiver sends while the batch is delivered leave together at the end of the batch
  * with one {@code sendmmsg} (one flush). An answer sent from an event loop goes out through that
  * loop's own channel (same port), so it needs no hand-off, and is copied into one of the loop's

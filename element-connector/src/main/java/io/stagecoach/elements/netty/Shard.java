@@ -10,6 +10,7 @@ import io.netty.util.ReferenceCountUtil;
 import io.stagecoach.elements.ConnectorCounters;
 import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.LogThrottle;
+import io.stagecoach.elements.PeerContexts;
 import io.stagecoach.elements.RawData;
 import io.stagecoach.elements.RawDataReceiver;
 import io.stagecoach.elements.udp.UdpConnectorConfig;
@@ -50,6 +51,10 @@ final class Shard extends ChannelInboundHandlerAdapter {
     private Channel channel;
     // event loop only
     private PacketSlots slots;
+    /** The datagram being delivered, lent to the receiver (RawDataReceiver.receiveDatagram). */
+    private final byte[] lent;
+    /** Peers whose context is reused (PeerContexts): ~16 KiB of slots per channel. */
+    private final PeerContexts contexts = new PeerContexts(4096);
     private boolean reading;
     /** Answers written since the last flush. */
     private int unflushed;
@@ -68,6 +73,7 @@ final class Shard extends ChannelInboundHandlerAdapter {
         this.failureLog = new LogThrottle(config.clock(), Duration.ofSeconds(10));
         this.errorLog = new LogThrottle(config.clock(), Duration.ofSeconds(10));
         this.sendErrorLog = new LogThrottle(config.clock(), Duration.ofSeconds(10));
+        this.lent = new byte[config.maxDatagramSize()];
     }
 
     Channel channel() {
@@ -169,23 +175,22 @@ final class Shard extends ChannelInboundHandlerAdapter {
                 counters.incrementDroppedOversize();
                 return;
             }
-            byte[] bytes = new byte[len];
-            content.getBytes(content.readerIndex(), bytes);
+            content.getBytes(content.readerIndex(), lent, 0, len);
             counters.incrementReceived();
-            deliver(RawData.inbound(bytes, EndpointContext.of(packet.sender()), nanos));
+            deliver(len, contexts.of(packet.sender()), nanos);
         } finally {
             packet.release();
         }
     }
 
-    private void deliver(RawData data) {
+    private void deliver(int length, EndpointContext sender, long nanos) {
         try {
-            receiver.get().receiveData(data);
+            receiver.get().receiveDatagram(lent, 0, length, sender, nanos);
         } catch (RuntimeException e) {
             long held = failureLog.tryAcquire();
             if (held >= 0) {
                 LOG.warn("RawDataReceiver threw on datagram from {} ({} more since the last report)",
-                        data.context().peer(), held, e);
+                        sender.peer(), held, e);
             }
         } catch (Error e) {
             // UdpConnector replaces a receive thread that dies of an Error. An event loop also sends
@@ -195,7 +200,7 @@ final class Shard extends ChannelInboundHandlerAdapter {
             long held = errorLog.tryAcquire();
             if (held >= 0) {
                 LOG.error("RawDataReceiver threw an Error on datagram from {}; the event loop carries on"
-                        + " ({} more since the last report)", data.context().peer(), held, e);
+                        + " ({} more since the last report)", sender.peer(), held, e);
             }
         }
     }
