@@ -12,7 +12,7 @@ import java.util.Objects;
 
 /**
  * A connector without a network for microbenchmarks: {@link #deliver} hands a datagram straight
- * to the endpoint on the calling thread, and {@link #send} keeps the last datagram the endpoint
+ * to the endpoint on the calling thread ({@link #lend} lends it, as the UDP connectors do), and {@link #send} keeps the last datagram the endpoint
  * sent; one sent from a buffer is copied into an array of its own, reused, the way a socket copies
  * it into the kernel. With an inline protocol stage one {@code deliver} runs the whole server path
  * synchronously: no socket, no scheduler hop, no thread. Not thread-safe; one benchmark thread.
@@ -34,6 +34,15 @@ final class DirectConnector implements Connector {
     /** Passes {@code data} to the endpoint as if it had just arrived. */
     void deliver(RawData data) {
         receiver.receiveData(data);
+    }
+
+    /**
+     * Lends {@code length} bytes of {@code buffer} to the endpoint as if they had just arrived, the
+     * way the UDP connectors deliver ({@link RawDataReceiver#receiveDatagram}): the caller may
+     * reuse the buffer once this returns.
+     */
+    void lend(byte[] buffer, int length, EndpointContext sender, long nanos) {
+        receiver.receiveDatagram(buffer, 0, length, sender, nanos);
     }
 
     /** The datagram the endpoint sent last, or {@code null}. */

@@ -9,6 +9,7 @@ import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.coap.Token;
 import io.stagecoach.core.coap.Type;
 import io.stagecoach.elements.EndpointContext;
+import java.util.Arrays;
 
 /**
  * Decodes one CoAP-over-UDP datagram (RFC 7252 §3). Stateless and thread-safe.
@@ -28,9 +29,15 @@ import io.stagecoach.elements.EndpointContext;
  *
  * <p>Token, option values and payload are copied out, so the caller may reuse the buffer;
  * {@link #parseShared} instead lets the message read its option values from a datagram the
- * caller hands over.
+ * caller hands over, and {@link #parseLent} from one copy of their span in a buffer the caller
+ * reuses.
  */
 public final class UdpMessageParser {
+
+    /** How a message's options hold their values: copied, read from the caller's array, from a copy of their span. */
+    private static final int COPY = 0;
+    private static final int SHARE = 1;
+    private static final int LENT = 2;
 
     /** A parser; it keeps no state between datagrams and may be shared. */
     public UdpMessageParser() {
@@ -48,7 +55,7 @@ public final class UdpMessageParser {
     /** Parses {@code length} bytes of {@code buf} from {@code offset}. */
     public Message parse(byte[] buf, int offset, int length, EndpointContext peer, long receiveNanos)
             throws MessageFormatException {
-        return parse(buf, offset, length, peer, receiveNanos, false);
+        return parse(buf, offset, length, peer, receiveNanos, COPY);
     }
 
     /**
@@ -58,10 +65,23 @@ public final class UdpMessageParser {
      * {@code RawData.sharedBytes()}, which is never modified. Token and payload are still copied.
      */
     public Message parseShared(byte[] datagram, EndpointContext peer, long receiveNanos) throws MessageFormatException {
-        return parse(datagram, 0, datagram.length, peer, receiveNanos, true);
+        return parse(datagram, 0, datagram.length, peer, receiveNanos, SHARE);
     }
 
-    private Message parse(byte[] buf, int offset, int length, EndpointContext peer, long receiveNanos, boolean share)
+    /**
+     * Parses {@code length} bytes of {@code buf} from {@code offset} that the caller lends for the
+     * call only (a connector's receive buffer, {@code RawDataReceiver.receiveDatagram}): the
+     * message's options read their values from one copy of the span that holds them (values and the
+     * option headers between them) instead of a copy per value plus an index, so the message costs
+     * one small array more than {@link #parseShared} and no array of the whole datagram. Token and
+     * payload are copied as always; the caller may reuse {@code buf} once this returns.
+     */
+    public Message parseLent(byte[] buf, int offset, int length, EndpointContext peer, long receiveNanos)
+            throws MessageFormatException {
+        return parse(buf, offset, length, peer, receiveNanos, LENT);
+    }
+
+    private Message parse(byte[] buf, int offset, int length, EndpointContext peer, long receiveNanos, int values)
             throws MessageFormatException {
         if (offset < 0 || length < 0 || offset + length > buf.length || offset + length < 0) {
             throw new MessageFormatException("buffer range " + offset + "+" + length + " is outside "
@@ -125,7 +145,9 @@ public final class UdpMessageParser {
             options = OptionSet.wrapWire(buf, (int) one & 0x1FFFF, (int) (one >>> 34), (int) (one >>> 17) & 0x1FFFF);
         } else if (count > 0) {
             int[] index = OptionCodec.index(buf, optionsStart, count);
-            options = share ? OptionSet.wrapWire(buf, index) : OptionSet.fromWire(buf, index, count);
+            options = values == SHARE ? OptionSet.wrapWire(buf, index)
+                    : values == LENT ? OptionSet.wrapWire(spanOf(buf, index), index)
+                    : OptionSet.fromWire(buf, index, count);
         }
         if (code.isRequest()) {
             return Request.builder(code).type(type).mid(mid).token(buf, tokenAt, tkl).options(options)
@@ -133,6 +155,20 @@ public final class UdpMessageParser {
         }
         return Response.builder(code).type(type).mid(mid).token(buf, tokenAt, tkl).options(options)
                 .payload(buf, payloadStart, end - payloadStart).peer(peer).receiveNanos(receiveNanos).build();
+    }
+
+    /**
+     * A copy of {@code buf} from the first option value to the end of the last, with the offsets
+     * of {@code index} moved to point into it.
+     */
+    private static byte[] spanOf(byte[] buf, int[] index) {
+        int from = index[1];
+        int to = index[index.length - 2] + index[index.length - 1];
+        byte[] span = Arrays.copyOfRange(buf, from, to);
+        for (int k = 1; k < index.length; k += 3) {
+            index[k] -= from;
+        }
+        return span;
     }
 
     private static int mid(byte[] buf, int offset) {

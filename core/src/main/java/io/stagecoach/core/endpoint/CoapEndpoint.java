@@ -32,6 +32,7 @@ import io.stagecoach.core.observe.ObservationStore;
 import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.RawData;
+import io.stagecoach.elements.RawDataReceiver;
 import io.stagecoach.elements.SafeText;
 import io.stagecoach.elements.StreamConnector;
 import io.stagecoach.elements.config.Configuration;
@@ -40,6 +41,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
@@ -151,7 +153,17 @@ public final class CoapEndpoint {
             reliable.attach(stack, RecognizedOptions.of(stack.options()));
             connector.setRawDataReceiver(reliable::receive); // inline on the connection's I/O thread
         } else {
-            connector.setRawDataReceiver(this::receiveData);
+            connector.setRawDataReceiver(new RawDataReceiver() {
+                @Override
+                public void receiveData(RawData data) {
+                    CoapEndpoint.this.receiveData(data);
+                }
+
+                @Override
+                public void receiveDatagram(byte[] buffer, int offset, int length, EndpointContext sender, long nanos) {
+                    CoapEndpoint.this.receiveDatagram(buffer, offset, length, sender, nanos);
+                }
+            });
         }
     }
 
@@ -523,6 +535,25 @@ public final class CoapEndpoint {
             connector.send(RawData.outbound(unavailable, raw.context(), null));
         } else {
             counters.increment(Counter.DROPPED_QUEUE_FULL);
+        }
+    }
+
+    /**
+     * A datagram lent for the call: decoded here when the protocol stage runs inline on the
+     * connector's thread (no copy of it is kept); copied into a {@link RawData} for a pool, which
+     * reads it later on another thread.
+     */
+    private void receiveDatagram(byte[] buffer, int offset, int length, EndpointContext sender, long nanos) {
+        ProtocolStage s = stage;
+        if (s == null || !s.isInline()) {
+            receiveData(RawData.inbound(Arrays.copyOfRange(buffer, offset, offset + length), sender, nanos));
+            return;
+        }
+        try {
+            inbound.receiveLent(buffer, offset, length, sender, nanos);
+        } catch (RuntimeException e) {
+            LOG.warn("processing a datagram from {} failed: {}", sender.peer(), SafeText.forLog(e.toString()));
+            LOG.debug("the stack trace", e);
         }
     }
 

@@ -101,23 +101,36 @@ final class Inbound {
     }
 
     void receive(RawData raw) {
+        byte[] datagram = raw.sharedBytes();
+        receive(datagram, 0, datagram.length, raw.context(), raw.receiveNanos(), true);
+    }
+
+    /**
+     * A datagram the connector lends for the call ({@code RawDataReceiver.receiveDatagram}): the
+     * message copies what it keeps (its options' span, token and payload), so neither a
+     * {@link RawData} nor an array of the whole datagram is needed.
+     */
+    void receiveLent(byte[] buffer, int offset, int length, EndpointContext sender, long receiveNanos) {
+        receive(buffer, offset, length, sender, receiveNanos, false);
+    }
+
+    private void receive(byte[] buf, int offset, int length, EndpointContext sender, long receiveNanos, boolean owned) {
         Message message;
         try {
-            byte[] datagram = raw.sharedBytes();
-            // sharedBytes: no copy of the datagram (~40 B per request); it is never modified, so
-            // the message may read its option values from it (parseShared, ~64 B more). A message
-            // kept long (an observe relation's request) then keeps the whole datagram, payload
-            // included: for large datagrams the options are copied instead.
-            message = datagram.length <= SHARE_DATAGRAMS_UP_TO
-                    ? parser.parseShared(datagram, raw.context(), raw.receiveNanos())
-                    : parser.parse(datagram, raw.context(), raw.receiveNanos());
+            // an owned datagram (sharedBytes: no copy, never modified) lets the message read its
+            // option values from it (parseShared, ~64 B less). A message kept long (an observe
+            // relation's request) then keeps the whole datagram, payload included: for large
+            // datagrams the options are copied instead. A lent one is read before it is reused.
+            message = !owned ? parser.parseLent(buf, offset, length, sender, receiveNanos)
+                    : length <= SHARE_DATAGRAMS_UP_TO ? parser.parseShared(buf, sender, receiveNanos)
+                    : parser.parse(buf, sender, receiveNanos);
         } catch (MessageFormatException e) {
-            refuse(raw.context(), e);
+            refuse(sender, e);
             return;
         }
         counters.received(message.type());
         if (message instanceof Request) {
-            receiveRequest((Request) message, raw.size());
+            receiveRequest((Request) message, length);
         } else if (message instanceof Response) {
             receiveResponse((Response) message);
         } else {

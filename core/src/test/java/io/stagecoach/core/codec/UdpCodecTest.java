@@ -24,6 +24,7 @@ import io.stagecoach.core.coap.Token;
 import io.stagecoach.core.coap.Type;
 import io.stagecoach.elements.EndpointContext;
 import java.net.InetSocketAddress;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -111,6 +112,34 @@ class UdpCodecTest {
             assertEquals(options.option(0), shared.options().option(0));
             assertEquals("x", shared.payloadString());
         }
+    }
+
+    @Test
+    void parseLentCopiesWhatTheMessageKeepsSoTheBufferMayBeReused() throws MessageFormatException {
+        // CON GET, Uri-Path "b", Uri-Path "" (empty), Uri-Query "q=1", payload "hi", at offset 3 of a larger buffer
+        String wire = "4401abcd" + "0a0b0c0d" + "b162" + "00" + "43713d31" + "ff" + "6869";
+        byte[] exact = hex(wire);
+        byte[] buffer = hex("eeeeee" + wire + "eeee");
+        Message lent = parser.parseLent(buffer, 3, exact.length, PEER, 42L);
+        assertEquals(parser.parse(exact), lent);
+        assertEquals(PEER, lent.peer());
+        assertEquals(42L, lent.receiveNanos());
+
+        Arrays.fill(buffer, (byte) 'X'); // the connector reads its next datagram into it
+        assertEquals(List.of("b", ""), lent.options().uriPath(), "option values copied");
+        assertEquals(List.of("q=1"), lent.options().uriQuery());
+        assertEquals("hi", lent.payloadString());
+        assertEquals(Token.fromHex("0a0b0c0d"), lent.token());
+        assertEquals(parser.parse(exact), lent);
+    }
+
+    @Test
+    void parseLentRefusesWhatParseRefuses() {
+        byte[] truncated = hex("ee" + "4001abcd" + "b5626364");
+        MessageFormatException e = assertThrows(MessageFormatException.class,
+                () -> parser.parseLent(truncated, 1, truncated.length - 1, PEER, 0));
+        assertEquals("option 11 claims 5 bytes, only 3 follow", e.reason());
+        assertEquals(0xabcd, e.mid());
     }
 
     @Test

@@ -18,6 +18,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.FastThreadLocal;
 import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.ConnectorCounters;
+import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.RawData;
 import io.stagecoach.elements.RawDataReceiver;
 import io.stagecoach.elements.SendFailedException.Reason;
@@ -25,6 +26,7 @@ import io.stagecoach.elements.SendFailedException;
 import io.stagecoach.elements.udp.UdpConnectorConfig;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,10 +46,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>System calls are batched on epoll ({@code udp.batch-size}, 64 by default): up to that many
  * datagrams are read with one {@code recvmmsg} into one pooled buffer (Netty's
- * {@code maxDatagramPayloadSize}), each copied once into its {@link RawData} array, and the
+ * {@code maxDatagramPayloadSize}), each copied once into the shard's array that is lent to the
+ * receiver ({@link RawDataReceiver#receiveDatagram}), and the
  * answers the receiver sends while the batch is delivered leave together at the end of the batch
  * with one {@code sendmmsg} (one flush). An answer sent from an event loop goes out through that
- * loop's own channel (same port), so it needs no hand-off; a datagram sent from any other thread
+ * loop's own channel (same port), so it needs no hand-off, and is copied into one of the loop's
+ * reused packets (a ring of {@code udp.batch-size}) when it has no callback; a datagram sent from any other thread
  * goes to the channel chosen by the peer's hash (keeps per-peer order) and Netty hands it to that
  * channel's loop.
  *
@@ -261,13 +265,43 @@ public final class NettyUdpConnector implements Connector {
                     "outbound queue full (" + config.outboundQueueCapacity() + ")"));
             return;
         }
-        Channel ch = shard.channel();
-        DatagramPacket packet = new DatagramPacket(ch.alloc().directBuffer(data.size()).writeBytes(data.sharedBytes()), peer);
         if (own != null) {
-            shard.writeOnLoop(packet, data);
+            shard.writeOnLoop(data);
         } else {
-            shard.writeFromElsewhere(packet, data);
+            Channel ch = shard.channel();
+            shard.writeFromElsewhere(new DatagramPacket(ch.alloc().directBuffer(data.size()).writeBytes(data.sharedBytes()),
+                    peer), data);
         }
+    }
+
+    /**
+     * On one of this connector's event loops (the protocol stage running inline, answering the
+     * datagram it was handed) the bytes are copied into one of the loop's reused packets
+     * ({@code udp.batch-size} of them) and leave with the batch's flush, without a copy into a
+     * {@link RawData}, a new packet or a pooled buffer; from any other thread they are copied
+     * and handed to a loop like {@link #send(RawData)}.
+     */
+    @Override
+    public void send(ByteBuffer datagram, EndpointContext destination) {
+        Shard own = shardOfThread.getIfExists();
+        if (own == null) {
+            Connector.super.send(datagram, destination);
+            return;
+        }
+        if (datagram.remaining() > config.maxDatagramSize()) {
+            counters.incrementDroppedOversize();
+            return;
+        }
+        if (!running) {
+            counters.incrementSendErrors();
+            return;
+        }
+        if (own.queued.incrementAndGet() > config.outboundQueueCapacity()) {
+            own.queued.decrementAndGet();
+            counters.incrementDroppedQueueFull();
+            return;
+        }
+        own.writeOnLoop(datagram, destination.peer());
     }
 
     /** Tells {@code data}'s callback that it was not sent: IO_ERROR while running, else STOPPED. */

@@ -10,9 +10,12 @@ import io.netty.util.ReferenceCountUtil;
 import io.stagecoach.elements.ConnectorCounters;
 import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.LogThrottle;
+import io.stagecoach.elements.PeerContexts;
 import io.stagecoach.elements.RawData;
 import io.stagecoach.elements.RawDataReceiver;
 import io.stagecoach.elements.udp.UdpConnectorConfig;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -47,6 +50,11 @@ final class Shard extends ChannelInboundHandlerAdapter {
 
     private Channel channel;
     // event loop only
+    private PacketSlots slots;
+    /** The datagram being delivered, lent to the receiver (RawDataReceiver.receiveDatagram). */
+    private final byte[] lent;
+    /** Peers whose context is reused (PeerContexts): ~16 KiB of slots per channel. */
+    private final PeerContexts contexts = new PeerContexts(4096);
     private boolean reading;
     /** Answers written since the last flush. */
     private int unflushed;
@@ -65,6 +73,7 @@ final class Shard extends ChannelInboundHandlerAdapter {
         this.failureLog = new LogThrottle(config.clock(), Duration.ofSeconds(10));
         this.errorLog = new LogThrottle(config.clock(), Duration.ofSeconds(10));
         this.sendErrorLog = new LogThrottle(config.clock(), Duration.ofSeconds(10));
+        this.lent = new byte[config.maxDatagramSize()];
     }
 
     Channel channel() {
@@ -74,13 +83,38 @@ final class Shard extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRegistered(ChannelHandlerContext ctx) {
         channel = ctx.channel();
+        slots = new PacketSlots(channel.alloc(), config.batchSize(), config.maxDatagramSize());
         onLoop.run();
         ctx.fireChannelRegistered();
     }
 
-    /** Event loop only: writes an answer; it leaves with the batch, or now outside a batch. */
-    void writeOnLoop(DatagramPacket packet, RawData data) {
-        if (data.callback() == null) {
+    @Override
+    public void channelUnregistered(ChannelHandlerContext ctx) {
+        // closed: the channel has released the packets it still held, the slots' buffers go back
+        slots.release();
+        ctx.fireChannelUnregistered();
+    }
+
+    /**
+     * Event loop only: writes the bytes of {@code datagram} (at most {@code udp.max-datagram-size})
+     * to {@code recipient} from a reused packet, with no callback; it leaves with the batch.
+     */
+    void writeOnLoop(ByteBuffer datagram, InetSocketAddress recipient) {
+        writeOnLoop(slots.fill(datagram, recipient), null);
+    }
+
+    /** Event loop only: as {@link #writeOnLoop(ByteBuffer, InetSocketAddress)} for {@code data}'s bytes. */
+    void writeOnLoop(RawData data) {
+        DatagramPacket packet = slots.fill(data.sharedBytes(), data.context().peer());
+        writeOnLoop(packet, data.callback() == null ? null : data);
+    }
+
+    /**
+     * Event loop only: writes an answer; it leaves with the batch, or now outside a batch.
+     * {@code data} is told the outcome; {@code null} for a datagram without a callback.
+     */
+    private void writeOnLoop(DatagramPacket packet, RawData data) {
+        if (data == null) {
             channel.write(packet, channel.voidPromise());
             unconfirmed++;
         } else {
@@ -141,23 +175,22 @@ final class Shard extends ChannelInboundHandlerAdapter {
                 counters.incrementDroppedOversize();
                 return;
             }
-            byte[] bytes = new byte[len];
-            content.getBytes(content.readerIndex(), bytes);
+            content.getBytes(content.readerIndex(), lent, 0, len);
             counters.incrementReceived();
-            deliver(RawData.inbound(bytes, EndpointContext.of(packet.sender()), nanos));
+            deliver(len, contexts.of(packet.sender()), nanos);
         } finally {
             packet.release();
         }
     }
 
-    private void deliver(RawData data) {
+    private void deliver(int length, EndpointContext sender, long nanos) {
         try {
-            receiver.get().receiveData(data);
+            receiver.get().receiveDatagram(lent, 0, length, sender, nanos);
         } catch (RuntimeException e) {
             long held = failureLog.tryAcquire();
             if (held >= 0) {
                 LOG.warn("RawDataReceiver threw on datagram from {} ({} more since the last report)",
-                        data.context().peer(), held, e);
+                        sender.peer(), held, e);
             }
         } catch (Error e) {
             // UdpConnector replaces a receive thread that dies of an Error. An event loop also sends
@@ -167,7 +200,7 @@ final class Shard extends ChannelInboundHandlerAdapter {
             long held = errorLog.tryAcquire();
             if (held >= 0) {
                 LOG.error("RawDataReceiver threw an Error on datagram from {}; the event loop carries on"
-                        + " ({} more since the last report)", data.context().peer(), held, e);
+                        + " ({} more since the last report)", sender.peer(), held, e);
             }
         }
     }

@@ -4,6 +4,7 @@ import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.ConnectorCounters;
 import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.LogThrottle;
+import io.stagecoach.elements.PeerContexts;
 import io.stagecoach.elements.RawData;
 import io.stagecoach.elements.RawDataReceiver;
 import io.stagecoach.elements.SendFailedException.Reason;
@@ -48,6 +49,8 @@ public final class UdpConnector implements Connector {
     private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(5);
     /** The connector whose receive loop runs on this thread, if any. */
     private static final ThreadLocal<UdpConnector> RECEIVE_THREAD_OF = new ThreadLocal<>();
+    /** Peers whose context each receive thread reuses (PeerContexts): ~16 KiB of slots per thread. */
+    private static final int PEER_CONTEXTS = 4096;
 
     private enum State { NEW, RUNNING, STOPPED, DESTROYED }
 
@@ -345,6 +348,9 @@ public final class UdpConnector implements Connector {
             int max = config.maxDatagramSize();
             // one byte more than allowed: a datagram that fills it was too large (the kernel truncates)
             ByteBuffer buf = ByteBuffer.allocateDirect(max + 1);
+            // the datagram's bytes are lent to the receiver from here (receiveDatagram): no array per datagram
+            byte[] lent = new byte[max];
+            PeerContexts contexts = new PeerContexts(PEER_CONTEXTS);
             while (ch.isOpen()) {
                 InetSocketAddress peer;
                 try {
@@ -367,11 +373,11 @@ public final class UdpConnector implements Connector {
                     LOG.debug("dropped datagram from {} larger than {} bytes", peer, max);
                     continue;
                 }
-                byte[] bytes = new byte[buf.remaining()];
-                buf.get(bytes);
+                int length = buf.remaining();
+                buf.get(lent, 0, length);
                 counters.incrementReceived();
                 try {
-                    receiver.receiveData(RawData.inbound(bytes, EndpointContext.of(peer), nanos));
+                    receiver.receiveDatagram(lent, 0, length, contexts.of(peer), nanos);
                 } catch (RuntimeException e) {
                     long held = failureLog.tryAcquire();
                     if (held >= 0) {

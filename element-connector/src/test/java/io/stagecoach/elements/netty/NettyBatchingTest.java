@@ -81,4 +81,46 @@ class NettyBatchingTest {
         assertEquals(n, server.counters().sent(), "answers confirmed after their batch's flush");
         assertEquals(0, server.counters().sendErrors());
     }
+
+    /**
+     * The same burst answered with {@code send(ByteBuffer)} from the event loop: the answers come
+     * from the loop's reused packets (16 per batch, refilled batch after batch, each filled from
+     * one buffer the receiver overwrites after every send), every answer arrives as it was sent,
+     * and all are counted and give their place back.
+     */
+    @Test
+    @Timeout(30)
+    void aBurstAnsweredFromOneReusedBufferArrivesIntactAndCounted() throws Exception {
+        NettyUdpConnector server = start(UdpConnectorConfig.builder().batchSize(16).outboundQueueCapacity(16), true);
+        ByteBuffer reused = ByteBuffer.allocate(64);
+        server.setRawDataReceiver(d -> {
+            reused.clear();
+            reused.put("re ".getBytes(StandardCharsets.US_ASCII)).put(d.sharedBytes()).flip();
+            server.send(reused, d.context());
+            reused.clear();
+            reused.put("overwritten".getBytes(StandardCharsets.US_ASCII)).flip();
+        });
+        int n = 200;
+        try (DatagramChannel client = DatagramChannel.open()) {
+            client.setOption(StandardSocketOptions.SO_RCVBUF, 1 << 20);
+            client.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            for (int i = 0; i < n; i++) {
+                client.send(ByteBuffer.wrap(("ping " + i).getBytes(StandardCharsets.US_ASCII)), server.getAddress());
+            }
+            Set<String> answers = new HashSet<>();
+            ByteBuffer buf = ByteBuffer.allocate(64);
+            while (answers.size() < n) {
+                buf.clear();
+                client.receive(buf);
+                buf.flip();
+                String answer = StandardCharsets.US_ASCII.decode(buf).toString();
+                assertTrue(answer.startsWith("re ping "), answer);
+                answers.add(answer);
+            }
+        }
+        assertEquals(n, server.counters().received());
+        assertEquals(0, server.counters().droppedQueueFull(), server.counters().toString());
+        assertEquals(n, server.counters().sent(), "answers confirmed after their batch's flush");
+        assertEquals(0, server.counters().sendErrors());
+    }
 }

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.stagecoach.elements.Connector;
 import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.RawData;
+import io.stagecoach.elements.RawDataReceiver;
 import io.stagecoach.elements.SendCallback;
 import io.stagecoach.elements.SendFailedException;
 import io.stagecoach.elements.SendFailedException.Reason;
@@ -230,6 +231,46 @@ class UdpConnectorContractTest {
             assertEquals("from the test thread", new String(back.array(), 0, back.position(), StandardCharsets.UTF_8));
         }
         assertEquals(0, server.counters().sendErrors());
+    }
+
+    /**
+     * Both UDP connectors lend each datagram ({@link RawDataReceiver#receiveDatagram}): a receiver
+     * that takes the lent form gets the datagram's bytes and its sender in the connector's buffer,
+     * and {@code receiveData} is not called; successive datagrams come in the same buffer.
+     */
+    @ParameterizedTest
+    @MethodSource("kinds")
+    void datagramsAreLentInOneBufferToAReceiverThatTakesThem(Kind kind) throws Exception {
+        Connector server = open(kind, loopback().receiverThreads(1));
+        List<String> texts = new CopyOnWriteArrayList<>();
+        Set<Object> buffers = ConcurrentHashMap.newKeySet();
+        List<InetSocketAddress> senders = new CopyOnWriteArrayList<>();
+        CountDownLatch two = new CountDownLatch(2);
+        server.setRawDataReceiver(new RawDataReceiver() {
+            @Override
+            public void receiveData(RawData data) {
+                texts.add("receiveData called");
+                two.countDown();
+            }
+
+            @Override
+            public void receiveDatagram(byte[] buffer, int offset, int length, EndpointContext sender, long nanos) {
+                texts.add(new String(buffer, offset, length, StandardCharsets.UTF_8));
+                buffers.add(buffer);
+                senders.add(sender.peer());
+                two.countDown();
+            }
+        });
+        try (DatagramChannel peer = DatagramChannel.open()) {
+            peer.bind(LOOPBACK_ANY_PORT);
+            peer.send(ByteBuffer.wrap(text("first, the longer one")), server.getAddress());
+            peer.send(ByteBuffer.wrap(text("second")), server.getAddress());
+            assertTrue(two.await(TIMEOUT_S, TimeUnit.SECONDS), "received " + texts);
+            assertEquals(List.of("first, the longer one", "second"), texts);
+            assertEquals(1, buffers.size(), "one buffer, lent again for each datagram");
+            assertEquals(List.of(peer.getLocalAddress(), peer.getLocalAddress()), senders);
+        }
+        assertEquals(2, server.counters().received());
     }
 
     @ParameterizedTest
