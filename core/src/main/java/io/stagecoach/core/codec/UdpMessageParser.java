@@ -139,10 +139,19 @@ public final class UdpMessageParser {
         int count = OptionCodec.count(scanned);
         int payloadStart = OptionCodec.payloadStart(scanned);
         OptionSet options = OptionSet.EMPTY;
-        if (count == 1 && share && buf.length < 1 << 30) {
-            // the most common request (one Uri-Path) needs no index array: the set packs it (32 B)
+        if (count == 1 && values != COPY && buf.length < 1 << 30) {
+            // the most common request (one Uri-Path) needs no index array: the set packs it (32 B);
+            // a lent buffer is reused by the connector, so its one value is copied first
             long one = OptionCodec.first(buf, optionsStart);
-            options = OptionSet.wrapWire(buf, (int) one & 0x1FFFF, (int) (one >>> 34), (int) (one >>> 17) & 0x1FFFF);
+            int number = (int) one & 0x1FFFF;
+            int valueAt = (int) (one >>> 34);
+            int valueLength = (int) (one >>> 17) & 0x1FFFF;
+            byte[] src = buf;
+            if (values == LENT) {
+                src = Arrays.copyOfRange(buf, valueAt, valueAt + valueLength);
+                valueAt = 0;
+            }
+            options = OptionSet.wrapWire(src, number, valueAt, valueLength);
         } else if (count > 0) {
             int[] index = OptionCodec.index(buf, optionsStart, count);
             options = values == SHARE ? OptionSet.wrapWire(buf, index)
