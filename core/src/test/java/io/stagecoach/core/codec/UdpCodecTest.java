@@ -134,6 +134,18 @@ class UdpCodecTest {
     }
 
     @Test
+    void parseLentOfOneOptionCopiesItsValue() throws MessageFormatException {
+        // CON GET, one Uri-Path "bench" (the packed single-option form), at offset 2 of a larger buffer
+        String wire = "4101abcd" + "0a" + "b562656e6368";
+        byte[] exact = hex(wire);
+        byte[] buffer = hex("eeee" + wire + "ee");
+        Message lent = parser.parseLent(buffer, 2, exact.length, PEER, 0);
+        Arrays.fill(buffer, (byte) 'X'); // the connector reads its next datagram into it
+        assertEquals(List.of("bench"), lent.options().uriPath(), "the one value copied");
+        assertEquals(parser.parse(exact), lent);
+    }
+
+    @Test
     void parseLentRefusesWhatParseRefuses() {
         byte[] truncated = hex("ee" + "4001abcd" + "b5626364");
         MessageFormatException e = assertThrows(MessageFormatException.class,
