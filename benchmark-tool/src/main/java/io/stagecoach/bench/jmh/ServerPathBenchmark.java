@@ -81,10 +81,11 @@ public class ServerPathBenchmark {
                 .set(CoapConfig.DEDUPLICATION_MODE, dedup)
                 .set(CoapConfig.DEDUP_MAX_ENTRIES, 10_000_000)
                 .set(CoapConfig.DEDUP_MAX_ENTRIES_PER_SOURCE, 60_000)
+                .set(CoapConfig.PROTOCOL_THREADS, 0) // inline, as on a one-core server: lent datagrams are decoded in place
                 .build();
         connector = new DirectConnector(new InetSocketAddress("10.0.0.1", 5683));
         CoapEndpoint endpoint = CoapEndpoint.builder().connector(connector).config(config).scheduler(clock)
-                .executor(Runnable::run).random(new SplittableRandom(1)).build();
+                .random(new SplittableRandom(1)).build();
         server = CoapServer.builder().endpoint(endpoint).build();
         server.add(CoapResource.named("benchmark").onGet(ex -> ex.respond(Code.CONTENT, "hello world")));
         server.start();
