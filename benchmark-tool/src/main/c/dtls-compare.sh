@@ -112,6 +112,19 @@ path_of() { [ "$1" = libcoap ] && echo / || echo benchmark; }
 
 rss_kb() { awk '/VmRSS/ {print $2}' "/proc/$1/status" 2>/dev/null || echo 0; }
 
+# The first lines of each measurement's script: start server $1 ($3, log $4) on port $2 pinned to
+# the server CPU, set pid, and wait until it answers a probe (up to 20 s).
+start_server() {
+  cat <<EOF
+set -u
+taskset -c $server_cpu $3 > "$4" 2>&1 &
+pid=\$!
+for i in \$(seq 1 100); do
+  taskset -c $client_cpu "$bench" probe --port $2 --psk-key $key_hex --path $(path_of "$1") --timeout 0.5 && break
+  sleep 0.2
+done
+EOF
+}
 emit() { echo "$1"; [ -n "$out" ] && echo "$1" >> "$out"; return 0; }
 
 port=$((20000 + RANDOM % 20000))
@@ -127,13 +140,7 @@ if [ -n "$phases" ]; then
       [ -n "$phase_rate" ] && fl="$fl --rate $phase_rate"
       echo "== $s, flood $f, phases $phases: $cmd (log $log) $(date -u +%H:%M:%S)" >&2
       $lock bash -s <<EOF
-set -u
-taskset -c $server_cpu $cmd > "$log" 2>&1 &
-pid=\$!
-for i in \$(seq 1 100); do
-  taskset -c $client_cpu "$bench" probe --port $port --psk-key $key_hex --path $(path_of "$s") --timeout 0.5 && break
-  sleep 0.2
-done
+$(start_server "$s" "$port" "$cmd" "$log")
 echo "   start \$(date -u +%H:%M:%S)" >&2
 taskset -c $client_cpu "$bench" load --port $port --psk-key $key_hex --path $(path_of "$s") --warmup $warmup \
     --duration $duration --source-ips $source_ips --label $s --server-pid \$pid --clients $first_c \
@@ -159,13 +166,7 @@ for s in $servers; do
   cmd="$(server_cmd "$s" "$port")"
   echo "== $s: $cmd (log $log)" >&2
   $lock bash -s <<EOF
-set -u
-taskset -c $server_cpu $cmd > "$log" 2>&1 &
-pid=\$!
-for i in \$(seq 1 100); do
-  taskset -c $client_cpu "$bench" probe --port $port --psk-key $key_hex --path $(path_of "$s") --timeout 0.5 && break
-  sleep 0.2
-done
+$(start_server "$s" "$port" "$cmd" "$log")
 common="--port $port --psk-key $key_hex --path $(path_of "$s") --warmup $warmup --duration $duration --source-ips $source_ips --label $s --server-pid \$pid"
 base=""
 for c in $concurrency; do
