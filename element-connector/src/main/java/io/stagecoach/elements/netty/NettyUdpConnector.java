@@ -243,26 +243,16 @@ public final class NettyUdpConnector implements Connector {
 
     @Override
     public void send(RawData data) {
-        if (data.size() > config.maxDatagramSize()) {
-            counters.incrementDroppedOversize();
-            data.notifyFailed(new SendFailedException(Reason.OVERSIZE,
-                    data.size() + " bytes > maxDatagramSize " + config.maxDatagramSize()));
-            return;
-        }
         Shard[] all = shards;
-        if (!running || all == null) {
-            counters.incrementSendErrors();
-            data.notifyFailed(new SendFailedException(Reason.STOPPED, "connector not running"));
-            return;
-        }
-        InetSocketAddress peer = data.context().peer();
         Shard own = shardOfThread.getIfExists();
-        Shard shard = own != null ? own : all[Math.floorMod(peer.hashCode(), all.length)];
-        if (shard.queued.incrementAndGet() > config.outboundQueueCapacity()) {
-            shard.queued.decrementAndGet();
-            counters.incrementDroppedQueueFull();
-            data.notifyFailed(new SendFailedException(Reason.QUEUE_FULL,
-                    "outbound queue full (" + config.outboundQueueCapacity() + ")"));
+        Shard shard = own != null || all == null ? own : all[Math.floorMod(data.context().peer().hashCode(), all.length)];
+        Reason refused = refusal(data.size(), shard);
+        if (refused != null) {
+            data.notifyFailed(new SendFailedException(refused, switch (refused) {
+                case OVERSIZE -> data.size() + " bytes > maxDatagramSize " + config.maxDatagramSize();
+                case QUEUE_FULL -> "outbound queue full (" + config.outboundQueueCapacity() + ")";
+                default -> "connector not running";
+            }));
             return;
         }
         if (own != null) {
@@ -270,7 +260,7 @@ public final class NettyUdpConnector implements Connector {
         } else {
             Channel ch = shard.channel();
             shard.writeFromElsewhere(new DatagramPacket(ch.alloc().directBuffer(data.size()).writeBytes(data.sharedBytes()),
-                    peer), data);
+                    data.context().peer()), data);
         }
     }
 
@@ -286,22 +276,31 @@ public final class NettyUdpConnector implements Connector {
         Shard own = shardOfThread.getIfExists();
         if (own == null) {
             Connector.super.send(datagram, destination);
-            return;
+        } else if (refusal(datagram.remaining(), own) == null) {
+            own.writeOnLoop(datagram, destination.peer());
         }
-        if (datagram.remaining() > config.maxDatagramSize()) {
+    }
+
+    /**
+     * Why a datagram of {@code size} bytes for {@code shard} ({@code null} when the connector has
+     * none) is not sent, counted; or {@code null} when it may go, its place in the shard's
+     * outbound bound taken.
+     */
+    private Reason refusal(int size, Shard shard) {
+        if (size > config.maxDatagramSize()) {
             counters.incrementDroppedOversize();
-            return;
+            return Reason.OVERSIZE;
         }
-        if (!running) {
+        if (!running || shard == null) {
             counters.incrementSendErrors();
-            return;
+            return Reason.STOPPED;
         }
-        if (own.queued.incrementAndGet() > config.outboundQueueCapacity()) {
-            own.queued.decrementAndGet();
+        if (shard.queued.incrementAndGet() > config.outboundQueueCapacity()) {
+            shard.queued.decrementAndGet();
             counters.incrementDroppedQueueFull();
-            return;
+            return Reason.QUEUE_FULL;
         }
-        own.writeOnLoop(datagram, destination.peer());
+        return null;
     }
 
     /** Tells {@code data}'s callback that it was not sent: IO_ERROR while running, else STOPPED. */
