@@ -70,8 +70,14 @@ static int request_len;
 static struct sockaddr_in server;
 static int sources_mode;
 static int batch = 64;
+static int ident = 0; /* --ip-ident 1: the kernel's default IP ID (the generator before DF was set) */
 static uint64_t timeout_ns;
 static uint64_t hist[HIST_BUCKETS];
+/* --per-second 1: each second of the window on stderr (completed, p50, p99, max), to tell a steady
+ * tail from slow seconds; off by default */
+static int per_second;
+static uint64_t sec_hist[HIST_BUCKETS];
+static long sec_completed;
 
 /* phase flags */
 static int issuing = 1;     /* new requests are sent */
@@ -240,7 +246,12 @@ static void finish(client_t *c, int success, uint64_t now) {
     if (measuring) {
         if (success) {
             completed++;
-            hist[bucket_of(now > c->sent_ns ? now - c->sent_ns : 0)]++;
+            int b = bucket_of(now > c->sent_ns ? now - c->sent_ns : 0);
+            hist[b]++;
+            if (per_second) {
+                sec_hist[b]++;
+                sec_completed++;
+            }
         } else {
             errors++;
         }
@@ -384,9 +395,38 @@ static int hexval(char ch) {
 static void usage(void) {
     fprintf(stderr, "usage: coap-load --server IP:PORT --request HEX --clients N [--mode sockets|sources]\n"
                     "       [--warmup S] [--duration S] [--cooldown S] [--timeout S] [--batch 1..%d]\n"
-                    "       [--rate REQ_PER_S] [--watch-pid PID]\n", MAX_BATCH);
+                    "       [--rate REQ_PER_S] [--watch-pid PID] [--ip-ident 0|1] [--per-second 0|1]\n", MAX_BATCH);
     exit(2);
 }
+
+static uint64_t sec_quantile(double q) {
+    long want = (long) (q * (double) sec_completed), seen = 0;
+    for (int i = 0; i < HIST_BUCKETS; i++) {
+        seen += (long) sec_hist[i];
+        if (sec_hist[i] && seen > want) {
+            return value_of(i) / 1000;
+        }
+    }
+    return 0;
+}
+
+static void report_second(int index) {
+    uint64_t max = 0;
+    for (int i = HIST_BUCKETS - 1; i >= 0; i--) {
+        if (sec_hist[i]) {
+            max = value_of(i) / 1000;
+            break;
+        }
+    }
+    fprintf(stderr, "second %d completed=%ld p50_us=%llu p99_us=%llu max_us=%llu timeouts_so_far=%ld\n", index,
+            sec_completed, (unsigned long long) sec_quantile(0.5), (unsigned long long) sec_quantile(0.99),
+            (unsigned long long) max, timeouts);
+    memset(sec_hist, 0, sizeof sec_hist);
+    sec_completed = 0;
+}
+
+static uint64_t next_second_ns;
+static int second_index;
 
 static void run_until(uint64_t until, uint64_t *next_scan, uint64_t scan_ns, int *started, uint64_t ramp_start,
                       uint64_t ramp_ns) {
@@ -397,6 +437,10 @@ static void run_until(uint64_t until, uint64_t *next_scan, uint64_t scan_ns, int
         }
         if (!issuing && in_flight == 0) {
             return;
+        }
+        if (per_second && measuring && now >= next_second_ns) {
+            report_second(++second_index);
+            next_second_ns += 1000000000ull;
         }
         if (*started < nclients && issuing && rate_interval_ns > 0) {
             for (; *started < nclients; (*started)++) {
@@ -451,6 +495,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(k, "--batch")) batch = atoi(v);
         else if (!strcmp(k, "--rate")) rate = atof(v);
         else if (!strcmp(k, "--watch-pid")) watch_pid = atol(v);
+        else if (!strcmp(k, "--ip-ident")) ident = atoi(v);
+        else if (!strcmp(k, "--per-second")) per_second = atoi(v);
         else usage();
     }
     if (!server_arg || !hex || nclients < 1 || nclients > MAX_CLIENTS || batch < 1 || batch > MAX_BATCH
@@ -503,6 +549,13 @@ int main(int argc, char **argv) {
         sock = socket(AF_INET, SOCK_DGRAM, 0);
         setsockopt(sock, SOL_SOCKET, SO_RCVBUF, &bufsize, sizeof bufsize);
         setsockopt(sock, SOL_SOCKET, SO_SNDBUF, &bufsize, sizeof bufsize);
+        if (!ident) {
+            /* DF on the (small) requests: an unconnected socket then sends IP ID 0 (RFC 6864 section 4.1
+             * allows it for atomic datagrams) instead of drawing it from the kernel's shared ID table,
+             * an atomic on cache lines the server's CPU writes too (5% of the generator's CPU) */
+            int pmtu = IP_PMTUDISC_DO;
+            setsockopt(sock, IPPROTO_IP, IP_MTU_DISCOVER, &pmtu, sizeof pmtu);
+        }
         struct sockaddr_in any = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_ANY)};
         if (bind(sock, (struct sockaddr *) &any, sizeof any) < 0) {
             perror("bind");
@@ -551,6 +604,7 @@ int main(int argc, char **argv) {
     measuring = 1;
     double server_cpu0 = process_cpu_s(watch_pid), self_cpu0 = self_cpu_s();
     uint64_t window_start = now_ns();
+    next_second_ns = window_start + 1000000000ull;
     run_until(window_start + (uint64_t) (duration * 1e9), &next_scan, scan_ns, &started, start, ramp_ns);
     uint64_t window_end = now_ns();
     double server_cpu1 = process_cpu_s(watch_pid), self_cpu1 = self_cpu_s();
