@@ -3,10 +3,12 @@ package io.stagecoach.elements;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 class PeerContextsTest {
@@ -35,6 +37,40 @@ class PeerContextsTest {
         }
         InetSocketAddress last = v4(9_999, 1000 + (9_999 % 7));
         assertSame(contexts.of(last), contexts.of(last), "the last one is held");
+    }
+
+    @Test
+    void theDefaultTableKeepsFiveThousandConsecutivePeersAndMostRandomOnes() throws Exception {
+        // the load generator's clients: consecutive loopback addresses, one port
+        PeerContexts contexts = new PeerContexts(PeerContexts.DEFAULT_SLOTS);
+        InetSocketAddress[] peers = new InetSocketAddress[5_000];
+        EndpointContext[] first = new EndpointContext[peers.length];
+        for (int i = 0; i < peers.length; i++) {
+            int host = 1 + i;
+            peers[i] = new InetSocketAddress(InetAddress.getByAddress(
+                    new byte[] {127, 1, (byte) (host >>> 8), (byte) host}), 40_000);
+            first[i] = contexts.of(peers[i]);
+        }
+        for (int i = 0; i < peers.length; i++) {
+            assertSame(first[i], contexts.of(peers[i]), "peer " + i + " lost its entry");
+        }
+        // random addresses collide by chance: 1 - e^(-5000/16384) = 26 % of them share a slot in
+        // expectation; 4,096 slots would lose 70 %. The sequence is fixed, so the count is too.
+        SplittableRandom random = new SplittableRandom(19);
+        PeerContexts other = new PeerContexts(PeerContexts.DEFAULT_SLOTS);
+        for (int i = 0; i < peers.length; i++) {
+            byte[] a = new byte[4];
+            random.nextBytes(a);
+            peers[i] = new InetSocketAddress(InetAddress.getByAddress(a), 1024 + random.nextInt(60_000));
+            first[i] = other.of(peers[i]);
+        }
+        int kept = 0;
+        for (int i = 0; i < peers.length; i++) {
+            if (other.of(peers[i]) == first[i]) {
+                kept++;
+            }
+        }
+        assertTrue(kept > 3_500, "kept " + kept + " of 5000");
     }
 
     @Test

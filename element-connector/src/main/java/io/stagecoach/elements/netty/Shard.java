@@ -53,8 +53,8 @@ final class Shard extends ChannelInboundHandlerAdapter {
     private PacketSlots slots;
     /** The datagram being delivered, lent to the receiver (RawDataReceiver.receiveDatagram). */
     private final byte[] lent;
-    /** Peers whose context is reused (PeerContexts): ~16 KiB of slots per channel. */
-    private final PeerContexts contexts = new PeerContexts(4096);
+    /** Peers whose context is reused (PeerContexts): 64 KiB of slots per channel. */
+    private final PeerContexts contexts = new PeerContexts(PeerContexts.DEFAULT_SLOTS);
     private boolean reading;
     /** Answers written since the last flush. */
     private int unflushed;

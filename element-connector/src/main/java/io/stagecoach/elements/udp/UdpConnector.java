@@ -49,8 +49,6 @@ public final class UdpConnector implements Connector {
     private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(5);
     /** The connector whose receive loop runs on this thread, if any. */
     private static final ThreadLocal<UdpConnector> RECEIVE_THREAD_OF = new ThreadLocal<>();
-    /** Peers whose context each receive thread reuses (PeerContexts): ~16 KiB of slots per thread. */
-    private static final int PEER_CONTEXTS = 4096;
 
     private enum State { NEW, RUNNING, STOPPED, DESTROYED }
 
@@ -350,7 +348,7 @@ public final class UdpConnector implements Connector {
             ByteBuffer buf = ByteBuffer.allocateDirect(max + 1);
             // the datagram's bytes are lent to the receiver from here (receiveDatagram): no array per datagram
             byte[] lent = new byte[max];
-            PeerContexts contexts = new PeerContexts(PEER_CONTEXTS);
+            PeerContexts contexts = new PeerContexts(PeerContexts.DEFAULT_SLOTS); // 64 KiB of slots per receive thread
             while (ch.isOpen()) {
                 InetSocketAddress peer;
                 try {
