@@ -12,7 +12,8 @@ import io.stagecoach.elements.EndpointContext;
 import java.util.Arrays;
 
 /**
- * Decodes one CoAP-over-UDP datagram (RFC 7252 §3). Stateless and thread-safe.
+ * Decodes one CoAP-over-UDP datagram (RFC 7252 §3). Thread-safe; its only state is a bounded
+ * table of recent option sets (see {@link #UdpMessageParser()}).
  *
  * <p>Format errors raise {@link MessageFormatException}, never anything else: a datagram shorter
  * than 4 bytes, TKL 9..15, a truncated token, option value or extended delta/length, the nibble 15
@@ -30,7 +31,9 @@ import java.util.Arrays;
  * <p>Token, option values and payload are copied out, so the caller may reuse the buffer;
  * {@link #parseShared} instead lets the message read its option values from a datagram the
  * caller hands over, and {@link #parseLent} from one copy of their span in a buffer the caller
- * reuses.
+ * reuses. Both give a datagram whose options are encoded exactly as in one of the parser's recent
+ * datagrams the set decoded then (immutable and equal, so sharing it is invisible), which costs
+ * no set and no copy.
  */
 public final class UdpMessageParser {
 
@@ -39,7 +42,14 @@ public final class UdpMessageParser {
     private static final int SHARE = 1;
     private static final int LENT = 2;
 
-    /** A parser; it keeps no state between datagrams and may be shared. */
+    /** Option sets decoded lately, for {@link #parseShared} and {@link #parseLent}. */
+    private final RecentOptions recent = new RecentOptions();
+
+    /**
+     * A parser; it may be shared between threads. Besides its datagrams' own copies, it keeps the
+     * option sets of recent received datagrams in a bounded table (about 20 KiB at most) to give
+     * the next datagram with the same options the same immutable set.
+     */
     public UdpMessageParser() {
     }
 
@@ -139,10 +149,50 @@ public final class UdpMessageParser {
         int count = OptionCodec.count(scanned);
         int payloadStart = OptionCodec.payloadStart(scanned);
         OptionSet options = OptionSet.EMPTY;
-        if (count == 1 && values != COPY && buf.length < 1 << 30) {
+        if (count > 0) {
+            int optionsEnd = payloadStart < end ? payloadStart - 1 : end; // before the payload marker
+            options = values == COPY ? OptionSet.fromWire(buf, OptionCodec.index(buf, optionsStart, count), count)
+                    : receivedOptions(buf, optionsStart, optionsEnd, count, values);
+        }
+        if (code.isRequest()) {
+            return Request.builder(code).type(type).mid(mid).token(buf, tokenAt, tkl).options(options)
+                    .payload(buf, payloadStart, end - payloadStart).peer(peer).receiveNanos(receiveNanos).build();
+        }
+        return Response.builder(code).type(type).mid(mid).token(buf, tokenAt, tkl).options(options)
+                .payload(buf, payloadStart, end - payloadStart).peer(peer).receiveNanos(receiveNanos).build();
+    }
+
+    /**
+     * The options of a datagram the endpoint receives ({@link #parseShared}, {@link #parseLent}):
+     * the set kept for the same encoded options when there is one ({@link RecentOptions}), else a
+     * new one, kept when it came twice in a row. A kept set is always built from a copy of its
+     * span, never from the datagram, which it would otherwise keep alive or see reused.
+     */
+    private OptionSet receivedOptions(byte[] buf, int from, int to, int count, int values) {
+        boolean keepable = RecentOptions.keepable(to - from, count);
+        int hash = 0;
+        boolean keep = false;
+        if (keepable) {
+            hash = RecentOptions.hash(buf, from, to);
+            OptionSet kept = recent.find(buf, from, to, hash);
+            if (kept != null) {
+                return kept;
+            }
+            keep = recent.missed(hash);
+        }
+        OptionSet options = decode(buf, from, count, keep ? LENT : values);
+        if (keep) {
+            recent.keep(buf, from, to, hash, options);
+        }
+        return options;
+    }
+
+    /** A set of the {@code count} options at {@code from}, their values read as {@code values} says. */
+    private static OptionSet decode(byte[] buf, int from, int count, int values) {
+        if (count == 1 && buf.length < 1 << 30) {
             // the most common request (one Uri-Path) needs no index array: the set packs it (32 B);
             // a lent buffer is reused by the connector, so its one value is copied first
-            long one = OptionCodec.first(buf, optionsStart);
+            long one = OptionCodec.first(buf, from);
             int number = (int) one & 0x1FFFF;
             int valueAt = (int) (one >>> 34);
             int valueLength = (int) (one >>> 17) & 0x1FFFF;
@@ -151,19 +201,10 @@ public final class UdpMessageParser {
                 src = Arrays.copyOfRange(buf, valueAt, valueAt + valueLength);
                 valueAt = 0;
             }
-            options = OptionSet.wrapWire(src, number, valueAt, valueLength);
-        } else if (count > 0) {
-            int[] index = OptionCodec.index(buf, optionsStart, count);
-            options = values == SHARE ? OptionSet.wrapWire(buf, index)
-                    : values == LENT ? OptionSet.wrapWire(spanOf(buf, index), index)
-                    : OptionSet.fromWire(buf, index, count);
+            return OptionSet.wrapWire(src, number, valueAt, valueLength);
         }
-        if (code.isRequest()) {
-            return Request.builder(code).type(type).mid(mid).token(buf, tokenAt, tkl).options(options)
-                    .payload(buf, payloadStart, end - payloadStart).peer(peer).receiveNanos(receiveNanos).build();
-        }
-        return Response.builder(code).type(type).mid(mid).token(buf, tokenAt, tkl).options(options)
-                .payload(buf, payloadStart, end - payloadStart).peer(peer).receiveNanos(receiveNanos).build();
+        int[] index = OptionCodec.index(buf, from, count);
+        return values == SHARE ? OptionSet.wrapWire(buf, index) : OptionSet.wrapWire(spanOf(buf, index), index);
     }
 
     /**
