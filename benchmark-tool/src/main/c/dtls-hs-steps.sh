@@ -11,9 +11,9 @@
 #   benchmark-tool/src/main/c/dtls-hs-steps.sh "stagecoach libcoap" "10 100 10" [WARMUP] [DURATION] [JVM flags]
 # Servers: stagecoach (the module's build), classes:DIR (stagecoach with element-connector
 # classes from DIR first on the class path, e.g. another commit's), stagecoach-warm:N (stagecoach
-# started with --dtls-warmup N: N in-process handshakes before it binds its port; the steps still
-# start from the process's start, the wait for the port included in nothing measured but printed
-# as "ready after"), libcoap (coap-server-openssl).
+# started with --dtls-warmup N: N in-process handshakes before it binds its port), libcoap
+# (coap-server-openssl). "ready after" is the time from the server's start to its first answered
+# probe (a full handshake and a GET), the warm-up included.
 # Needs: mvn -B -o package -DskipTests -pl benchmark-tool -am, gcc, libssl-dev.
 set -u
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
