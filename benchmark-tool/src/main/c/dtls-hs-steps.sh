@@ -10,7 +10,10 @@
 #
 #   benchmark-tool/src/main/c/dtls-hs-steps.sh "stagecoach libcoap" "10 100 10" [WARMUP] [DURATION] [JVM flags]
 # Servers: stagecoach (the module's build), classes:DIR (stagecoach with element-connector
-# classes from DIR first on the class path, e.g. another commit's), libcoap (coap-server-openssl).
+# classes from DIR first on the class path, e.g. another commit's), stagecoach-warm:N (stagecoach
+# started with --dtls-warmup N: N in-process handshakes before it binds its port), libcoap
+# (coap-server-openssl). "ready after" is the time from the server's start to its first answered
+# probe (a full handshake and a GET), the warm-up included.
 # Needs: mvn -B -o package -DskipTests -pl benchmark-tool -am, gcc, libssl-dev.
 set -u
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -28,10 +31,12 @@ for s in $servers; do
   case $s in
     stagecoach) cmd="java $opts -cp $cpb $main"; path=benchmark ;;
     classes:*) cmd="java $opts -cp ${s#classes:}:$cpb $main"; path=benchmark ;;
+    stagecoach-warm:*) cmd="java $opts -cp $cpb $main --dtls-warmup ${s#stagecoach-warm:}"; path=benchmark ;;
     libcoap) cmd="coap-server-openssl -A 127.0.0.1 -p $((port - 1)) -k $key"; path=/ ;;
     *) echo "unknown server $s" >&2; exit 2 ;;
   esac
   echo "== $s $(date -u +%H:%M:%S) $cmd"
+  start=$(date +%s.%N)
   taskset -c "$server_cpu" $cmd > "$snap/server.log" 2>&1 &
   pid=$!
   for i in $(seq 1 100); do
@@ -39,6 +44,7 @@ for s in $servers; do
     sleep 0.2
   done
   kill -0 $pid 2>/dev/null || { echo "server died:"; cat "$snap/server.log"; continue; }
+  echo "ready after $(python3 -c "print(round($(date +%s.%N) - $start, 2))") s $(grep -h 'warm-up:' "$snap/server.log" || true)"
   for c in $steps; do
     "$here/thread-cpu.py" snap $pid "$snap/a.json"
     t0=$(date +%s.%N)

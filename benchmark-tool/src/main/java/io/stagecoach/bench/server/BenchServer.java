@@ -14,10 +14,14 @@ import io.stagecoach.elements.config.UdpConfig;
 import io.stagecoach.elements.dtls.DtlsConfig;
 import io.stagecoach.elements.dtls.DtlsConnector;
 import io.stagecoach.elements.dtls.DtlsConnectorConfig;
+import io.stagecoach.elements.dtls.DtlsWarmUp;
 import io.stagecoach.elements.dtls.PskStore;
 import io.stagecoach.elements.netty.NettyUdpConnector;
 import io.stagecoach.elements.udp.UdpConnectorConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -102,6 +106,8 @@ public final class BenchServer {
         String bind = "0.0.0.0";
         boolean dtls = false;
         boolean nettyBelowDtls = false;
+        int warmUp = 0;
+        int warmUpClients = DtlsWarmUp.DEFAULT_CLIENTS;
         String psk = "bench:secretPSK";
         long observePeriodMs = 1000;
         Type observeType = Type.NON;
@@ -118,6 +124,8 @@ public final class BenchServer {
                         DeduplicationMode.valueOf(value(args, ++i, "--dedup")));
                 case "--dtls" -> dtls = true;
                 case "--psk" -> psk = value(args, ++i, "--psk");
+                case "--dtls-warmup" -> warmUp = Integer.parseInt(value(args, ++i, "--dtls-warmup"));
+                case "--dtls-warmup-clients" -> warmUpClients = Integer.parseInt(value(args, ++i, "--dtls-warmup-clients"));
                 case "--dtls-transport" -> nettyBelowDtls = switch (value(args, ++i, "--dtls-transport")) {
                     case "netty" -> true;
                     case "udp" -> false;
@@ -130,6 +138,7 @@ public final class BenchServer {
                         Integer.parseInt(value(args, ++i, "--block-size")));
                 default -> throw new IllegalArgumentException("sc-server: unknown option " + args[i]
                         + " (use --port N, --bind ADDR, --protocol-threads N, --dedup MODE, --dtls, --psk ID:SECRET, --dtls-transport udp|netty,"
+                        + " --dtls-warmup HANDSHAKES, --dtls-warmup-clients N,"
                         + " --observe-period MS, --observe-type NON|CON, --large-size BYTES, --block-size 16..1024)");
             }
         }
@@ -139,6 +148,18 @@ public final class BenchServer {
             throw new IllegalArgumentException("--psk needs IDENTITY:SECRET, got " + psk);
         }
         InetSocketAddress address = new InetSocketAddress(bind, port >= 0 ? port : dtls ? 5684 : 5683);
+        if (dtls && warmUp > 0) {
+            DtlsConnectorConfig template = DtlsConnector.builder(DtlsConnectorConfig.Role.SERVER).apply(built)
+                    .bindAddress(address).pskStore(PskStore.of(psk.substring(0, colon), psk.substring(colon + 1)))
+                    .buildConfig();
+            try {
+                DtlsWarmUp.Result r = DtlsWarmUp.of(template, warmUp, warmUpClients, Duration.ofSeconds(60)).run();
+                System.err.println("sc-server DTLS warm-up: " + r.completed() + " handshakes (" + r.failed()
+                        + " failed) from " + warmUpClients + " clients in " + r.elapsed().toMillis() + " ms");
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
         CoapServer server = dtls ? createDtls(address, built, psk.substring(0, colon), psk.substring(colon + 1), nettyBelowDtls)
                 : create(address, built);
         ChangingValue value = new ChangingValue();

@@ -10,6 +10,9 @@ import io.stagecoach.elements.config.Configuration;
 import io.stagecoach.elements.config.UdpConfig;
 import io.stagecoach.elements.config.UdpConnectorChoice;
 import io.stagecoach.elements.dtls.DtlsConfig;
+import io.stagecoach.elements.dtls.DtlsConnector;
+import io.stagecoach.elements.dtls.DtlsConnectorConfig;
+import io.stagecoach.elements.dtls.DtlsWarmUp;
 import io.stagecoach.elements.netty.NettyUdpConnector;
 import io.stagecoach.elements.tcp.TlsCredentials;
 import io.stagecoach.elements.time.RealTimeScheduler;
@@ -56,6 +59,19 @@ final class PlugtestServerRunner implements AutoCloseable {
     }
 
     /**
+     * {@code --dtls-warmup N}: N PSK handshakes against a throwaway server of the same DTLS settings
+     * before the real one binds (docs/dtls.md, "Start-up warm-up"); its result goes to the log.
+     */
+    private static void warmUpDtls(ServerOptions o, Configuration config, InetSocketAddress bind) throws IOException {
+        DtlsConnectorConfig.Builder template = DtlsConnector.builder(DtlsConnectorConfig.Role.SERVER).apply(config)
+                .bindAddress(bind);
+        CliCredentials.dtlsServer(o).accept(template);
+        DtlsWarmUp.Result r = DtlsWarmUp.of(template.buildConfig(), o.dtlsWarmUp, DtlsWarmUp.DEFAULT_CLIENTS,
+                Duration.ofSeconds(60)).run();
+        LOG.info("DTLS warm-up: {} handshakes ({} failed) in {} ms", r.completed(), r.failed(), r.elapsed().toMillis());
+    }
+
+    /**
      * Builds and starts the server.
      *
      * @throws IOException when the config file cannot be read
@@ -88,8 +104,12 @@ final class PlugtestServerRunner implements AutoCloseable {
             name += ", channels " + config.get(UdpConfig.NETTY_CHANNELS) + ", batch " + config.get(UdpConfig.BATCH_SIZE);
         }
         if (o.dtlsPort >= 0) {
-            sb.dtls(o.bind == null ? new InetSocketAddress(o.dtlsPort) : new InetSocketAddress(o.bind, o.dtlsPort),
-                    CliCredentials.dtlsServer(o));
+            InetSocketAddress dtlsBind = o.bind == null ? new InetSocketAddress(o.dtlsPort)
+                    : new InetSocketAddress(o.bind, o.dtlsPort);
+            sb.dtls(dtlsBind, CliCredentials.dtlsServer(o));
+            if (o.dtlsWarmUp > 0) {
+                warmUpDtls(o, config, dtlsBind);
+            }
         }
         if (o.tcpPort >= 0) {
             sb.tcp(o.bind == null ? new InetSocketAddress(o.tcpPort) : new InetSocketAddress(o.bind, o.tcpPort));

@@ -45,6 +45,7 @@ final class ServerOptions {
     /** {@code --psk IDENTITY:SECRET}, in the order given. */
     final Map<String, byte[]> psk = new LinkedHashMap<>();
     int cidLength = -1;
+    int dtlsWarmUp;
     int tcpPort = -1;
     int tlsPort = -1;
     int wsPort = -1;
@@ -88,6 +89,9 @@ final class ServerOptions {
                 "  --psk IDENTITY:SECRET   a PSK client the DTLS server accepts (repeatable); SECRET is UTF-8 text or",
                 "                          0x-prefixed hex; IDENTITY must not contain ':'",
                 "  --cid-length N          DTLS connection IDs of N bytes (RFC 9146), 0 = none (default 6)",
+                "  --dtls-warmup N         before reporting ready, run N PSK handshakes over loopback against a",
+                "                          throwaway DTLS server in this process, so that the JIT has compiled the",
+                "                          handshake path (docs/dtls.md, Start-up warm-up; default 0 = none)",
                 "  --tcp-port N            also serve CoAP over TCP (coap+tcp, RFC 8323) on port N, 0 = any free one",
                 "  --tls-port N            also serve CoAP over TLS (coaps+tcp) on port N; needs --cert and --key",
                 "  --ws-port N             also serve CoAP over WebSockets (coap+ws, path /.well-known/coap) on port N,",
@@ -145,6 +149,7 @@ final class ServerOptions {
                 case "--dtls-port" -> o.dtlsPort = c.intValue(0, 65535);
                 case "--psk" -> psk(o, c.value());
                 case "--cid-length" -> o.cidLength = c.intValue(0, 32);
+                case "--dtls-warmup" -> o.dtlsWarmUp = c.intValue(0, 1_000_000);
                 case "--tcp-port" -> o.tcpPort = c.intValue(0, 65535);
                 case "--tls-port" -> o.tlsPort = c.intValue(0, 65535);
                 case "--ws-port" -> o.wsPort = c.intValue(0, 65535);
@@ -171,6 +176,9 @@ final class ServerOptions {
         }
         if (o.dtlsPort >= 0 && o.psk.isEmpty() && o.cert == null) {
             throw new UsageException("--dtls-port needs --psk IDENTITY:SECRET or --cert FILE --key FILE");
+        }
+        if (o.dtlsWarmUp > 0 && (o.dtlsPort < 0 || o.psk.isEmpty())) {
+            throw new UsageException("--dtls-warmup needs --dtls-port and --psk (it warms the PSK handshake)");
         }
         return o;
     }

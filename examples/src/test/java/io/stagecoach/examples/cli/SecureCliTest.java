@@ -141,7 +141,10 @@ class SecureCliTest {
                 new String[] {"--dtls-port", "0", "--psk", "id:"},
                 new String[] {"--dtls-port", "0", "--psk", "id:a", "--psk", "id:b"},
                 new String[] {"--dtls-port", "0", "--cert", file("server.pem")},
-                new String[] {"--dtls-port", "0", "--psk", "id:a", "--cid-length", "33"});
+                new String[] {"--dtls-port", "0", "--psk", "id:a", "--cid-length", "33"},
+                new String[] {"--dtls-warmup", "5"},
+                new String[] {"--dtls-port", "0", "--cert", file("server.pem"), "--key", file("server.key"),
+                    "--dtls-warmup", "5"});
         for (String[] args : lines) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -154,6 +157,17 @@ class SecureCliTest {
         UsageException e = assertThrows(UsageException.class,
                 () -> ServerOptions.parse(new String[] {"--dtls-port", "0"}));
         assertTrue(e.getMessage().contains("--psk"), e.getMessage());
+    }
+
+    @Test
+    void aServerWarmedUpBeforeReadyServesPskClients() throws Exception {
+        try (PlugtestServerRunner warmed = PlugtestServerRunner.start(ServerOptions.parse(new String[] {
+            "--port", "0", "--bind", "127.0.0.1", "--dtls-port", "0", "--psk", "sensor-1:secretPSK",
+            "--dtls-warmup", "5"}))) {
+            String target = "coaps://127.0.0.1:" + warmed.port("coaps") + "/benchmark";
+
+            assertEquals("hello world\n", ok("-u", "sensor-1", "-k", "secretPSK", target).out());
+        }
     }
 
     @Test
