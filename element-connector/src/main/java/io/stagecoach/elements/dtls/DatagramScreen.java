@@ -44,8 +44,34 @@ final class DatagramScreen {
      * malformed one that passes is dropped by the screen after it met the hello budget.
      */
     static boolean mayBeClientHello(byte[] b) {
-        return b.length > RecordHeader.HEADER_LENGTH && (b[0] & 0xFF) == RecordHeader.HANDSHAKE && b[3] == 0
-                && b[4] == 0 && b[RecordHeader.HEADER_LENGTH] == HandshakeFragment.CLIENT_HELLO;
+        return mayBeClientHello(b, 0, b.length);
+    }
+
+    /** As {@link #mayBeClientHello(byte[])} for the {@code length} bytes of {@code b} from {@code off}. */
+    static boolean mayBeClientHello(byte[] b, int off, int length) {
+        return length > RecordHeader.HEADER_LENGTH && (b[off] & 0xFF) == RecordHeader.HANDSHAKE && b[off + 3] == 0
+                && b[off + 4] == 0 && b[off + RecordHeader.HEADER_LENGTH] == HandshakeFragment.CLIENT_HELLO;
+    }
+
+    /**
+     * Whether a datagram that {@link #mayBeClientHello may be a ClientHello} shows a non-empty
+     * cookie (RFC 6347 §4.2.1: the client's second hello, answering a HelloVerifyRequest): read in
+     * place from the first fragment when it starts at offset 0 and reaches the cookie's length
+     * byte (client_version, random, session_id, cookie; §4.2.2, RFC 5246 §7.4.1.2). False for a
+     * first hello and for anything it cannot read; nothing is validated here.
+     */
+    static boolean carriesCookie(byte[] b, int off, int length) {
+        int fragment = off + RecordHeader.HEADER_LENGTH;
+        if (length < RecordHeader.HEADER_LENGTH + 12 || b[fragment + 6] != 0 || b[fragment + 7] != 0
+                || b[fragment + 8] != 0) {
+            return false;
+        }
+        int sessionIdLength = off + RecordHeader.HEADER_LENGTH + 12 + 2 + 32;
+        if (sessionIdLength >= off + length) {
+            return false;
+        }
+        int cookieLength = sessionIdLength + 1 + (b[sessionIdLength] & 0xFF);
+        return cookieLength < off + length && b[cookieLength] != 0;
     }
 
     /**
