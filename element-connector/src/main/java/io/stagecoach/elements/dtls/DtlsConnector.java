@@ -550,6 +550,7 @@ public final class DtlsConnector implements Connector {
             return;
         }
         if (request != null) {
+            helloBudget.cookieReturned(source.getAddress(), source.getPort());
             handshakes.admit(source, request);
         }
     }

@@ -33,7 +33,9 @@ import java.util.concurrent.TimeUnit;
  * time in one of two of {@value #PORT_SLOTS} slots (the one answered longer ago gives way); a
  * port is held back only by its own entry, never by another source's, so a spoofed flood from
  * many sources holds back no one: at worst it evicts entries before their second is over,
- * which lets a flooding port be answered sooner, within the counts. A hello with a
+ * which lets a flooding port be answered sooner, within the counts. A returned cookie gives
+ * the port's turn back ({@link #cookieReturned}), so a real client reconnecting from the same
+ * port is answered at once. A hello with a
  * cookie (the second of a handshake) meets only the counts above; so does a flood from more
  * ports of one address than its count per second, which then shares that count with the
  * client as before.
@@ -144,6 +146,23 @@ final class HelloBudget {
             portDue[kept] = now + PORT_INTERVAL;
         }
         return true;
+    }
+
+    /**
+     * A hello from {@code source}:{@code port} returned a valid cookie: the client is real, so its
+     * port's turn is given back and a new handshake from the same port (a reconnect, a resumption)
+     * is answered at once instead of after the interval.
+     */
+    synchronized void cookieReturned(InetAddress source, int port) {
+        if (portKey == null) {
+            return;
+        }
+        long key = ((long) SourceBlock.hash(source) << 16) ^ port;
+        for (int slot : new int[] {portSlot(key, 0x9E3779B97F4A7C15L), portSlot(key, 0xC2B2AE3D27D4EB4FL)}) {
+            if (portKey[slot] == key) {
+                portDue[slot] = Long.MIN_VALUE;
+            }
+        }
     }
 
     /** One of a port's two slots: a multiplicative hash of its key (source block, port), the top bits. */

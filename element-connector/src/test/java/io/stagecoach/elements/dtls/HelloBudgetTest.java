@@ -127,6 +127,9 @@ class HelloBudgetTest {
         assertFalse(budget.tryAcquire(nat, 40_000, clock.nanoTime()));
         clock.advance(Duration.ofMillis(1));
         assertTrue(budget.tryAcquire(nat, 40_000, clock.nanoTime()), "the retransmission after RFC 6347's 1 s timer");
+        budget.cookieReturned(nat, 40_000);
+        assertTrue(budget.tryAcquire(nat, 40_000, clock.nanoTime()), "a returned cookie gives the port's turn back");
+        assertFalse(budget.tryAcquire(nat, 40_000, clock.nanoTime()));
     }
 
     @Test
