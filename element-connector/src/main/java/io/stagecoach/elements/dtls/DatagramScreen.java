@@ -54,6 +54,23 @@ final class DatagramScreen {
     }
 
     /**
+     * The last 8 bytes of a ClientHello's random, read in place from an unfragmented first
+     * fragment (RFC 5246 §7.4.1.2: a retransmitted hello repeats it, a new one does not); 0 when
+     * the datagram is too short to hold it.
+     */
+    static long helloRandom(byte[] b, int off, int length) {
+        int end = off + RecordHeader.HEADER_LENGTH + 12 + 2 + 32;
+        if (length < end - off) {
+            return 0;
+        }
+        long r = 0;
+        for (int i = end - 8; i < end; i++) {
+            r = (r << 8) | (b[i] & 0xFF);
+        }
+        return r;
+    }
+
+    /**
      * Whether a datagram that {@link #mayBeClientHello may be a ClientHello} shows a non-empty
      * cookie (RFC 6347 §4.2.1: the client's second hello, answering a HelloVerifyRequest): read in
      * place from the first fragment when it starts at offset 0 and reaches the cookie's length

@@ -401,7 +401,8 @@ public final class DtlsConnector implements Connector {
             return NOT_A_HELLO;
         }
         int firstHelloPort = DatagramScreen.carriesCookie(b, off, length) ? -1 : source.getPort();
-        if (!helloBudget.tryAcquire(source.getAddress(), firstHelloPort, receiveNanos)) {
+        long random = firstHelloPort < 0 ? 0 : DatagramScreen.helloRandom(b, off, length);
+        if (!helloBudget.tryAcquire(source.getAddress(), firstHelloPort, random, receiveNanos)) {
             dtlsCounters.hellosDropped.increment();
             return HELLO_DROPPED;
         }

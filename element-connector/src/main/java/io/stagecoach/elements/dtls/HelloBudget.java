@@ -35,7 +35,10 @@ import java.util.concurrent.TimeUnit;
  * many sources holds back no one: at worst it evicts entries before their second is over,
  * which lets a flooding port be answered sooner, within the counts. A returned cookie gives
  * the port's turn back ({@link #cookieReturned}), so a real client reconnecting from the same
- * port is answered at once. A hello with a
+ * port is answered at once. A client whose timer is shorter than the interval and whose
+ * HelloVerifyRequest was lost sends the same hello again (same random): such a repeat is answered
+ * up to {@value #PORT_REPEATS} times within the interval, since it costs a flooder the same
+ * count as before and a client nothing. A hello with a
  * cookie (the second of a handshake) meets only the counts above; so does a flood from more
  * ports of one address than its count per second, which then shares that count with the
  * client as before.
@@ -46,6 +49,7 @@ final class HelloBudget {
     private static final int PORT_BITS = 15;
     static final int PORT_SLOTS = 1 << PORT_BITS;
     static final long PORT_INTERVAL_MILLIS = 1000;
+    static final int PORT_REPEATS = 3;
     private static final long PORT_INTERVAL = TimeUnit.MILLISECONDS.toNanos(PORT_INTERVAL_MILLIS);
     static final long BUSY_MILLIS = 100;
     static final long WORK_WINDOW_MILLIS = 100;
@@ -63,6 +67,9 @@ final class HelloBudget {
     /** Which (source block, port) each port slot holds, and when it may be answered again; allocated with the first hello (servers only). */
     private long[] portKey;
     private long[] portDue;
+    /** The answered hello's random (its last 8 bytes) and how often it was answered again since. */
+    private long[] portRandom;
+    private byte[] portRepeats;
     private long totalDue;
     private long workDue;
     private boolean started;
@@ -98,7 +105,7 @@ final class HelloBudget {
 
     /** Takes one hello (with a cookie, or of unknown port) from every count; false (and nothing taken) if one is spent. */
     boolean tryAcquire(InetAddress source) {
-        return tryAcquire(source, -1, clock.nanoTime());
+        return tryAcquire(source, -1, 0, clock.nanoTime());
     }
 
     /**
@@ -106,15 +113,18 @@ final class HelloBudget {
      *
      * @param firstHelloPort the source port of a hello without a cookie, which also meets the
      *        port's turn; -1 for a hello with a cookie
+     * @param helloRandom the last 8 bytes of that hello's random: the same again is a retransmission
      * @param now the clock's reading when the hello was received
      */
-    synchronized boolean tryAcquire(InetAddress source, int firstHelloPort, long now) {
+    synchronized boolean tryAcquire(InetAddress source, int firstHelloPort, long helloRandom, long now) {
         if (!started) {
             java.util.Arrays.fill(sourceDue, now - SECOND);
             totalDue = now - SECOND;
             workDue = now - WORK_WINDOW;
             portKey = new long[PORT_SLOTS];
             portDue = new long[PORT_SLOTS];
+            portRandom = new long[PORT_SLOTS];
+            portRepeats = new byte[PORT_SLOTS];
             java.util.Arrays.fill(portDue, now - PORT_INTERVAL);
             started = true;
         }
@@ -125,11 +135,17 @@ final class HelloBudget {
         long key = ((long) hash << 16) ^ firstHelloPort;
         int port1 = 0;
         int port2 = 0;
+        int repeated = -1;
         if (firstHelloPort >= 0) {
             port1 = portSlot(key, 0x9E3779B97F4A7C15L);
             port2 = portSlot(key, 0xC2B2AE3D27D4EB4FL);
-            if (portKey[port1] == key && portDue[port1] > now || portKey[port2] == key && portDue[port2] > now) {
-                return false;
+            int own = portKey[port1] == key && portDue[port1] > now ? port1
+                    : portKey[port2] == key && portDue[port2] > now ? port2 : -1;
+            if (own >= 0) {
+                if (portRandom[own] != helloRandom || portRepeats[own] >= PORT_REPEATS) {
+                    return false;
+                }
+                repeated = own;
             }
         }
         int slot = hash & (SLOTS - 1);
@@ -140,10 +156,14 @@ final class HelloBudget {
         }
         totalDue = total + totalInterval;
         sourceDue[slot] = mine + sourceInterval;
-        if (firstHelloPort >= 0) {
+        if (repeated >= 0) {
+            portRepeats[repeated]++;
+        } else if (firstHelloPort >= 0) {
             int kept = portKey[port2] == key || portKey[port1] != key && portDue[port2] < portDue[port1] ? port2 : port1;
             portKey[kept] = key;
             portDue[kept] = now + PORT_INTERVAL;
+            portRandom[kept] = helloRandom;
+            portRepeats[kept] = 0;
         }
         return true;
     }

@@ -115,7 +115,12 @@ class HelloScreenTest {
     private void floodOneMillisecond(String address, int[] next) {
         for (int k = 0; k < 50; k++) {
             int n = next[0]++;
-            wire.deliver(ClientHellos.minimal(n), new InetSocketAddress(address, 10_000 + n % 1_000));
+            byte[] hello = ClientHellos.minimal(n);
+            // a fresh random each time, as a flooding generator sends (the minimal hello's repeats every 256)
+            for (int b = 0; b < 4; b++) {
+                hello[55 + b] = (byte) (n >>> (24 - 8 * b));
+            }
+            wire.deliver(hello, new InetSocketAddress(address, 10_000 + n % 1_000));
         }
         clock.advance(java.time.Duration.ofMillis(1));
     }
