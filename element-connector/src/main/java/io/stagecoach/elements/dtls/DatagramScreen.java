@@ -44,8 +44,51 @@ final class DatagramScreen {
      * malformed one that passes is dropped by the screen after it met the hello budget.
      */
     static boolean mayBeClientHello(byte[] b) {
-        return b.length > RecordHeader.HEADER_LENGTH && (b[0] & 0xFF) == RecordHeader.HANDSHAKE && b[3] == 0
-                && b[4] == 0 && b[RecordHeader.HEADER_LENGTH] == HandshakeFragment.CLIENT_HELLO;
+        return mayBeClientHello(b, 0, b.length);
+    }
+
+    /** As {@link #mayBeClientHello(byte[])} for the {@code length} bytes of {@code b} from {@code off}. */
+    static boolean mayBeClientHello(byte[] b, int off, int length) {
+        return length > RecordHeader.HEADER_LENGTH && (b[off] & 0xFF) == RecordHeader.HANDSHAKE && b[off + 3] == 0
+                && b[off + 4] == 0 && b[off + RecordHeader.HEADER_LENGTH] == HandshakeFragment.CLIENT_HELLO;
+    }
+
+    /**
+     * The last 8 bytes of a ClientHello's random, read in place from an unfragmented first
+     * fragment (RFC 5246 §7.4.1.2: a retransmitted hello repeats it, a new one does not); 0 when
+     * the datagram is too short to hold it.
+     */
+    static long helloRandom(byte[] b, int off, int length) {
+        int end = off + RecordHeader.HEADER_LENGTH + 12 + 2 + 32;
+        if (length < end - off) {
+            return 0;
+        }
+        long r = 0;
+        for (int i = end - 8; i < end; i++) {
+            r = (r << 8) | (b[i] & 0xFF);
+        }
+        return r;
+    }
+
+    /**
+     * Whether a datagram that {@link #mayBeClientHello may be a ClientHello} shows a non-empty
+     * cookie (RFC 6347 §4.2.1: the client's second hello, answering a HelloVerifyRequest): read in
+     * place from the first fragment when it starts at offset 0 and reaches the cookie's length
+     * byte (client_version, random, session_id, cookie; §4.2.2, RFC 5246 §7.4.1.2). False for a
+     * first hello and for anything it cannot read; nothing is validated here.
+     */
+    static boolean carriesCookie(byte[] b, int off, int length) {
+        int fragment = off + RecordHeader.HEADER_LENGTH;
+        if (length < RecordHeader.HEADER_LENGTH + 12 || b[fragment + 6] != 0 || b[fragment + 7] != 0
+                || b[fragment + 8] != 0) {
+            return false;
+        }
+        int sessionIdLength = off + RecordHeader.HEADER_LENGTH + 12 + 2 + 32;
+        if (sessionIdLength >= off + length) {
+            return false;
+        }
+        int cookieLength = sessionIdLength + 1 + (b[sessionIdLength] & 0xFF);
+        return cookieLength < off + length && b[cookieLength] != 0;
     }
 
     /**

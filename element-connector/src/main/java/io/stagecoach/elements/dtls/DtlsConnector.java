@@ -178,7 +178,7 @@ public final class DtlsConnector implements Connector {
                 below = config.transportFactory() != null ? config.transportFactory().apply(config) : udp();
                 transport = below;
             }
-            below.setRawDataReceiver(this::receiveRecords);
+            below.setRawDataReceiver(new Inbound());
             cookies = new CookieVerifier(random);
             handshakeThreads = new NamedThreadFactory("dtls-handshake", true);
             // BC blocks a thread per handshake while it waits for the peer's next flight, up to the
@@ -360,21 +360,59 @@ public final class DtlsConnector implements Connector {
 
     // ---------------------------------------------------------------- receive path
 
+    /**
+     * The receiver given to the connector below. A datagram lent by a UDP connector meets the
+     * hello budget in the connector's buffer, so a flooded hello beyond it is dropped before its
+     * bytes are copied or any object is made for it.
+     */
+    private final class Inbound implements RawDataReceiver {
+        @Override
+        public void receiveData(RawData raw) {
+            byte[] b = raw.sharedBytes();
+            int hello = admitHello(b, 0, b.length, raw.context().peer(), raw.receiveNanos());
+            if (hello != HELLO_DROPPED) {
+                receiveRecords(raw, hello == HELLO_ADMITTED);
+            }
+        }
+
+        @Override
+        public void receiveDatagram(byte[] buffer, int offset, int length, EndpointContext sender, long receiveNanos) {
+            int hello = admitHello(buffer, offset, length, sender.peer(), receiveNanos);
+            if (hello != HELLO_DROPPED) {
+                receiveRecords(RawData.inbound(Arrays.copyOfRange(buffer, offset, offset + length), sender,
+                        receiveNanos), hello == HELLO_ADMITTED);
+            }
+        }
+    }
+
+    private static final int NOT_A_HELLO = 0;
+    private static final int HELLO_ADMITTED = 1;
+    private static final int HELLO_DROPPED = 2;
+
+    /**
+     * A hello for no running handshake meets the hello budget before any other work (a first
+     * hello also its source port's turn): a flood beyond it costs this test and the counter, not
+     * the screen. The budget reads the time the datagram was received (the connector below runs on
+     * this connector's clock) instead of the clock again.
+     */
+    private int admitHello(byte[] b, int off, int length, InetSocketAddress source, long receiveNanos) {
+        if (config.role() != DtlsConnectorConfig.Role.SERVER || !DatagramScreen.mayBeClientHello(b, off, length)
+                || handshakes.get(source) != null) {
+            return NOT_A_HELLO;
+        }
+        int firstHelloPort = DatagramScreen.carriesCookie(b, off, length) ? -1 : source.getPort();
+        long random = firstHelloPort < 0 ? 0 : DatagramScreen.helloRandom(b, off, length);
+        if (!helloBudget.tryAcquire(source.getAddress(), firstHelloPort, random, receiveNanos)) {
+            dtlsCounters.hellosDropped.increment();
+            return HELLO_DROPPED;
+        }
+        return HELLO_ADMITTED;
+    }
+
     /** Called on the receive thread of the connector below, once per ciphertext datagram. */
-    private void receiveRecords(RawData raw) {
+    private void receiveRecords(RawData raw, boolean helloAdmitted) {
         byte[] b = raw.sharedBytes();
         InetSocketAddress source = raw.context().peer();
-        boolean helloAdmitted = false;
-        if (config.role() == DtlsConnectorConfig.Role.SERVER && DatagramScreen.mayBeClientHello(b)
-                && handshakes.get(source) == null) {
-            // A hello for no running handshake meets the hello budget before any other work: a
-            // flood beyond it costs this test and the counter, not the screen below.
-            if (!helloBudget.tryAcquire(source.getAddress())) {
-                dtlsCounters.hellosDropped.increment();
-                return;
-            }
-            helloAdmitted = true;
-        }
         DatagramScreen first = DatagramScreen.ofThisThread();
         try {
             first.screen(b, cids.length());
@@ -513,6 +551,7 @@ public final class DtlsConnector implements Connector {
             return;
         }
         if (request != null) {
+            helloBudget.cookieReturned(source.getAddress(), source.getPort());
             handshakes.admit(source, request);
         }
     }

@@ -50,6 +50,26 @@ final class ClientHellos {
         return out;
     }
 
+    /** {@link #minimal} with {@code cookie} (RFC 6347 §4.2.1: the hello that answers a HelloVerifyRequest). */
+    static byte[] withCookie(long seq, byte[] cookie) {
+        byte[] hello = minimal(seq);
+        int cookieLength = 25 + 2 + 32 + 1;
+        byte[] out = new byte[hello.length + cookie.length];
+        System.arraycopy(hello, 0, out, 0, cookieLength);
+        out[cookieLength] = (byte) cookie.length;
+        System.arraycopy(cookie, 0, out, cookieLength + 1, cookie.length);
+        System.arraycopy(hello, cookieLength + 1, out, cookieLength + 1 + cookie.length, hello.length - cookieLength - 1);
+        int body = out.length - 25;
+        int hs = body + 12;
+        out[11] = (byte) (hs >> 8);
+        out[12] = (byte) hs;
+        out[15] = (byte) (body >> 8);
+        out[16] = (byte) body;
+        out[23] = (byte) (body >> 8);
+        out[24] = (byte) body;
+        return out;
+    }
+
     /** The first datagram our PSK client sends: a real ClientHello with extensions. */
     static byte[] capturedFromOurClient() throws Exception {
         try (DatagramSocket trap = new DatagramSocket(DtlsTestSupport.LOOPBACK)) {

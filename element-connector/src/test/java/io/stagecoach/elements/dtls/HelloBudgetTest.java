@@ -92,6 +92,60 @@ class HelloBudgetTest {
         assertEquals(2_000, admitted, 2, "the per-source rate in the second second");
     }
 
+
+    @Test
+    void aFloodFromManyPortsOfOneAddressLeavesEachPortItsTurnEverySecond() throws Exception {
+        HelloBudget budget = new HelloBudget(20_000, 2_000, 100, clock);
+        InetAddress nat = spoofed(9);
+        int flooded = 0;
+        int client = 0;
+        // 50,000 first hellos/s from 1,000 ports (50/s each) for two seconds; a client on another
+        // port of the same address sends one hello in each second
+        for (int i = 0; i < 100_000; i++) {
+            clock.advance(Duration.ofNanos(20_000));
+            boolean passed = budget.tryAcquire(nat, 10_000 + i % 1_000, i, clock.nanoTime());
+            flooded += i >= 50_000 && passed ? 1 : 0;
+            if (i % 50_000 == 25_000) {
+                client += budget.tryAcquire(nat, 40_000, -i, clock.nanoTime()) ? 1 : 0;
+            }
+        }
+        // about one per port and second (a port's turn comes back 1 s after its answer, at its next
+        // hello 20 ms apart, so a few ports skip a second); far below the address's 2,000
+        assertEquals(1_000, flooded, 30);
+        assertEquals(2, client, "the client's port has its turn each time");
+    }
+
+    @Test
+    void aPortGetsOneFirstHelloAnsweredPerSecondAndItsCookieHelloIsNotHeldBack() throws Exception {
+        HelloBudget budget = new HelloBudget(20_000, 2_000, 100, clock);
+        InetAddress nat = spoofed(10);
+        assertTrue(budget.tryAcquire(nat, 40_000, 1, clock.nanoTime()));
+        assertFalse(budget.tryAcquire(nat, 40_000, 2, clock.nanoTime()), "another first hello from the port");
+        assertTrue(budget.tryAcquire(nat, 40_001, 3, clock.nanoTime()), "another port has its own turn");
+        assertTrue(budget.tryAcquire(nat, -1, 0, clock.nanoTime()), "a hello with a cookie meets the counts only");
+        clock.advance(Duration.ofMillis(HelloBudget.PORT_INTERVAL_MILLIS - 1));
+        assertFalse(budget.tryAcquire(nat, 40_000, 4, clock.nanoTime()));
+        clock.advance(Duration.ofMillis(1));
+        assertTrue(budget.tryAcquire(nat, 40_000, 5, clock.nanoTime()), "the retransmission after RFC 6347's 1 s timer");
+        budget.cookieReturned(nat, 40_000);
+        assertTrue(budget.tryAcquire(nat, 40_000, 6, clock.nanoTime()), "a returned cookie gives the port's turn back");
+        assertFalse(budget.tryAcquire(nat, 40_000, 7, clock.nanoTime()));
+    }
+
+    @Test
+    void theSameHelloAgainIsAnsweredAFewTimesWithinThePortsInterval() throws Exception {
+        HelloBudget budget = new HelloBudget(20_000, 2_000, 100, clock);
+        InetAddress client = spoofed(11);
+        assertTrue(budget.tryAcquire(client, 40_000, 42, clock.nanoTime()));
+        // its HelloVerifyRequest is lost; a client timer shorter than the interval sends the same hello again
+        for (int i = 0; i < HelloBudget.PORT_REPEATS; i++) {
+            clock.advance(Duration.ofMillis(10));
+            assertTrue(budget.tryAcquire(client, 40_000, 42, clock.nanoTime()), "repeat " + i);
+        }
+        assertFalse(budget.tryAcquire(client, 40_000, 42, clock.nanoTime()), "at most " + HelloBudget.PORT_REPEATS + " repeats");
+        assertFalse(budget.tryAcquire(client, 40_000, 43, clock.nanoTime()), "a new hello waits for the port's turn");
+    }
+
     @Test
     void fullShareNeverLimitsByTime() throws Exception {
         HelloBudget budget = new HelloBudget(20_000, 2_000, 100, clock);

@@ -1,6 +1,7 @@
 package io.stagecoach.elements.dtls;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.RawData;
@@ -208,6 +209,47 @@ class SimulatedDtlsTest {
         clock.advance(Duration.ofMillis(0));
         assertEquals(1, client.dtlsCounters().handshakesStarted());
         assertEquals(0, server.handshakeCount() + server.sessionCount());
+    }
+
+    @Test
+    void aClientBehindAnAddressFloodingFromAThousandPortsCompletesItsHandshake() throws Exception {
+        InetSocketAddress serverAddress = at("192.0.2.1", 5684);
+        SimulatedConnector serverPort = network.connector(serverAddress);
+        server = DtlsTestSupport.pskServer().scheduler(clock).transport(c -> serverPort).build();
+        DtlsTestSupport.echo(server);
+        server.start();
+        // a NAT: the client and the flood share the address 198.51.100.7; the flood sends 50 first
+        // hellos per virtual millisecond (50,000/s) from 1,000 other ports, 25 times the address's
+        // count of 2,000/s
+        int[] next = {0};
+        for (int ms = 0; ms < 1_000; ms++) {
+            floodOneMillisecond(serverAddress, next);
+        }
+        SimulatedConnector clientPort = network.connector(at("198.51.100.7", 40000));
+        client = DtlsTestSupport.pskClient().scheduler(clock).transport(c -> clientPort).build();
+        Inbox inbox = new Inbox();
+        inbox.attach(client);
+        client.start();
+        client.send(RawData.outbound("hello".getBytes(), EndpointContext.of(serverAddress), null));
+
+        RawData answer = null;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(DtlsTestSupport.TIMEOUT_S);
+        while (answer == null && System.nanoTime() < deadline) {
+            floodOneMillisecond(serverAddress, next);
+            answer = inbox.queue.poll(1, TimeUnit.MILLISECONDS);
+        }
+        assertEquals("echo:hello", answer == null ? null : new String(answer.bytes(), StandardCharsets.UTF_8));
+        assertEquals(1, server.dtlsCounters().handshakesSucceeded());
+        long flooded = next[0];
+        assertTrue(server.dtlsCounters().hellosDropped() > flooded * 9 / 10, "the flood beyond the ports' turns is dropped");
+    }
+
+    private void floodOneMillisecond(InetSocketAddress server, int[] next) throws Exception {
+        for (int k = 0; k < 50; k++) {
+            int n = next[0]++;
+            sendFrom(at("198.51.100.7", 10_000 + n % 1_000), server, ClientHellos.minimal(n));
+        }
+        clock.advance(Duration.ofMillis(1));
     }
 
     private final java.util.Map<InetSocketAddress, SimulatedConnector> spoofers = new java.util.HashMap<>();
