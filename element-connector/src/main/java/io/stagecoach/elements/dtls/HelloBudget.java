@@ -51,6 +51,9 @@ final class HelloBudget {
     static final long PORT_INTERVAL_MILLIS = 1000;
     static final int PORT_REPEATS = 3;
     private static final long PORT_INTERVAL = TimeUnit.MILLISECONDS.toNanos(PORT_INTERVAL_MILLIS);
+    /** Multipliers of a port key's two slots (golden ratio and a murmur constant: independent top bits). */
+    private static final long PORT_HASH_1 = 0x9E3779B97F4A7C15L;
+    private static final long PORT_HASH_2 = 0xC2B2AE3D27D4EB4FL;
     static final long BUSY_MILLIS = 100;
     static final long WORK_WINDOW_MILLIS = 100;
     private static final long SECOND = 1_000_000_000L;
@@ -137,8 +140,8 @@ final class HelloBudget {
         int port2 = 0;
         int repeated = -1;
         if (firstHelloPort >= 0) {
-            port1 = portSlot(key, 0x9E3779B97F4A7C15L);
-            port2 = portSlot(key, 0xC2B2AE3D27D4EB4FL);
+            port1 = portSlot(key, PORT_HASH_1);
+            port2 = portSlot(key, PORT_HASH_2);
             int own = portKey[port1] == key && portDue[port1] > now ? port1
                     : portKey[port2] == key && portDue[port2] > now ? port2 : -1;
             if (own >= 0) {
@@ -178,10 +181,13 @@ final class HelloBudget {
             return;
         }
         long key = ((long) SourceBlock.hash(source) << 16) ^ port;
-        for (int slot : new int[] {portSlot(key, 0x9E3779B97F4A7C15L), portSlot(key, 0xC2B2AE3D27D4EB4FL)}) {
-            if (portKey[slot] == key) {
-                portDue[slot] = Long.MIN_VALUE;
-            }
+        giveBack(portSlot(key, PORT_HASH_1), key);
+        giveBack(portSlot(key, PORT_HASH_2), key);
+    }
+
+    private void giveBack(int slot, long key) {
+        if (portKey[slot] == key) {
+            portDue[slot] = Long.MIN_VALUE;
         }
     }
 
