@@ -72,6 +72,19 @@ public final class UdpConfig {
                     + " + 1) bytes per read; 1 reads and writes one datagram per call.")
             .build();
 
+    public static final Definition<Boolean> DONT_FRAGMENT = Definition.bool("udp.dont-fragment")
+            .defaultValue(true)
+            .doc("Netty epoll connector: IPv4 datagrams (also those of an IPv6 socket to IPv4-mapped"
+                    + " peers) leave as atomic datagrams, DF set and never fragmented by this host"
+                    + " (IP_MTU_DISCOVER = IP_PMTUDISC_DO), so Linux writes IP ID 0 (RFC 6864 §4.1)"
+                    + " instead of drawing an ID from its shared table for every answer, which cost"
+                    + " the server 7-16 % of its CPU per request at saturation (measured in"
+                    + " docs/benchmarks/physical-limit.md). The trade: a datagram longer than the"
+                    + " route's or a learned path MTU fails as a send error instead of leaving in IP"
+                    + " fragments; RFC 7252 §4.6 asks messages to fit one IP packet (block-wise"
+                    + " transfer above that). false lets the kernel fragment again.")
+            .build();
+
     public static final Definition<UdpConnectorChoice> CONNECTOR = Definition
             .enumeration("udp.connector", UdpConnectorChoice.class)
             .defaultValue(UdpConnectorChoice.AUTO)
@@ -89,5 +102,5 @@ public final class UdpConfig {
     public static final ModuleDefinitions DEFINITIONS = ModuleDefinitions.of("UDP connector",
             "The network stage: sockets, their threads and buffers (package `io.stagecoach.elements`).",
             RECEIVER_THREADS, SENDER_THREADS, OUTBOUND_QUEUE_CAPACITY, RECEIVE_BUFFER, SEND_BUFFER,
-            MAX_DATAGRAM_SIZE, NETTY_CHANNELS, BATCH_SIZE, CONNECTOR);
+            MAX_DATAGRAM_SIZE, NETTY_CHANNELS, BATCH_SIZE, DONT_FRAGMENT, CONNECTOR);
 }

@@ -14,7 +14,7 @@ import java.util.Objects;
  * (documented, with the reasons, in {@code docs/configuration.md}); {@link Builder#apply} takes
  * every {@code udp.*} value of a {@link Configuration}. The bind address defaults to the
  * wildcard address, port 5683 (RFC 7252 §6.1). The JDK connector ignores
- * {@link #nettyChannels()} and {@link #batchSize()}; the Netty connector ignores the thread counts.
+ * {@link #nettyChannels()}, {@link #batchSize()} and {@link #dontFragment()}; the Netty connector ignores the thread counts.
  */
 public final class UdpConnectorConfig {
 
@@ -31,6 +31,7 @@ public final class UdpConnectorConfig {
     private final int maxDatagramSize;
     private final int nettyChannels;
     private final int batchSize;
+    private final boolean dontFragment;
     private final Clock clock;
 
     private UdpConnectorConfig(Builder b) {
@@ -43,6 +44,7 @@ public final class UdpConnectorConfig {
         maxDatagramSize = b.maxDatagramSize;
         nettyChannels = b.nettyChannels;
         batchSize = b.batchSize;
+        dontFragment = b.dontFragment;
         clock = b.clock;
     }
 
@@ -98,6 +100,14 @@ public final class UdpConnectorConfig {
         return batchSize;
     }
 
+    /**
+     * Whether the Netty epoll connector sends IPv4 datagrams as atomic datagrams, DF set and never
+     * fragmented locally ({@code udp.dont-fragment}); the JDK connector leaves the OS default.
+     */
+    public boolean dontFragment() {
+        return dontFragment;
+    }
+
     /** Source of {@link io.stagecoach.elements.RawData#receiveNanos()}: the endpoint's clock. */
     public Clock clock() {
         return clock;
@@ -108,7 +118,7 @@ public final class UdpConnectorConfig {
         return "bind=" + bindAddress + " receivers=" + receiverThreads + " senders=" + senderThreads
                 + " queue=" + outboundQueueCapacity + " rcvbuf=" + receiveBufferSize + " sndbuf="
                 + sendBufferSize + " maxDatagram=" + maxDatagramSize + " nettyChannels=" + nettyChannels
-                + " batch=" + batchSize;
+                + " batch=" + batchSize + " dontFragment=" + dontFragment;
     }
 
     /**
@@ -125,6 +135,7 @@ public final class UdpConnectorConfig {
         private int maxDatagramSize = UdpConfig.MAX_DATAGRAM_SIZE.defaultValue();
         private int nettyChannels = UdpConfig.NETTY_CHANNELS.defaultValue();
         private int batchSize = UdpConfig.BATCH_SIZE.defaultValue();
+        private boolean dontFragment = UdpConfig.DONT_FRAGMENT.defaultValue();
         private Clock clock = Clock.system();
 
         private Builder() {
@@ -140,6 +151,7 @@ public final class UdpConnectorConfig {
             maxDatagramSize = c.maxDatagramSize;
             nettyChannels = c.nettyChannels;
             batchSize = c.batchSize;
+            dontFragment = c.dontFragment;
             clock = c.clock;
         }
 
@@ -153,6 +165,7 @@ public final class UdpConnectorConfig {
             maxDatagramSize = config.get(UdpConfig.MAX_DATAGRAM_SIZE);
             nettyChannels = config.get(UdpConfig.NETTY_CHANNELS);
             batchSize = config.get(UdpConfig.BATCH_SIZE);
+            dontFragment = config.get(UdpConfig.DONT_FRAGMENT);
             return this;
         }
 
@@ -203,6 +216,11 @@ public final class UdpConnectorConfig {
 
         public Builder batchSize(int datagrams) {
             this.batchSize = UdpConfig.BATCH_SIZE.validate(datagrams);
+            return this;
+        }
+
+        public Builder dontFragment(boolean dontFragment) {
+            this.dontFragment = dontFragment;
             return this;
         }
 
