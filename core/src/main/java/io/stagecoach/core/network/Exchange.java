@@ -30,7 +30,7 @@ import java.util.function.Consumer;
  * Release refuses an exchange a layer keeps state or a completion hook in, so a layer that holds
  * an exchange in a slot, a timer or a store (all of which come with one of those) keeps it out
  * of reuse; a stack with a layer that may hold exchanges otherwise
- * ({@link io.stagecoach.core.network.stack.Layer#keepsExchanges()}) recycles none.
+ * ({@code Layer.keepsExchanges()}) recycles none.
  */
 public final class Exchange {
 
