@@ -60,6 +60,8 @@ final class Inbound {
 
     private final UdpMessageParser parser = new UdpMessageParser();
     private final LayerStack stack;
+    /** Whether released exchanges may be reused: no layer keeps exchanges beyond their state. */
+    private final boolean reuseExchanges;
     private final ExchangeStore store;
     private final DeduplicationStore dedup;
     private final Outbox outbox;
@@ -84,6 +86,7 @@ final class Inbound {
             RequestLimits limits, RecognizedOptions recognized, BanLog banLog, Clock clock) {
         this.failureLog = new LogThrottle(clock, FAILURE_LOG_PERIOD);
         this.stack = stack;
+        this.reuseExchanges = !stack.keepsExchanges();
         this.store = store;
         this.dedup = dedup;
         this.outbox = outbox;
@@ -192,9 +195,13 @@ final class Inbound {
                 request.receiveNanos());
         switch (seen.status()) {
             case NEW:
-                Exchange exchange = new Exchange(Exchange.Origin.REMOTE, request, peer, request.receiveNanos(), null);
+                Exchange exchange = reuseExchanges ? Exchange.remote(request, peer, request.receiveNanos())
+                        : new Exchange(Exchange.Origin.REMOTE, request, peer, request.receiveNanos(), null);
                 exchange.setRequestBytes(datagramBytes);
                 exchange.executeWith(receiveInStack);
+                if (reuseExchanges) {
+                    exchange.recycle(); // when the server released it: answered at once, kept by nobody
+                }
                 return;
             case OVERLOADED:
                 counters.increment(Counter.REJECTED_OVERLOAD);

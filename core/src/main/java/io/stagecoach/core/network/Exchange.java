@@ -21,6 +21,16 @@ import java.util.function.Consumer;
  *
  * <p>Per-layer state lives in {@link Slot}s the layer declares as constants; the exchange stores
  * them in a small array and knows nothing of their types, so adding a layer never grows this class.
+ *
+ * <p><b>Reuse.</b> A {@link Origin#REMOTE} exchange answered within the call that received its
+ * request, and that nobody can reach any more, may serve the next request its thread receives
+ * instead of a new one (56 B per request): the upper stage {@linkplain #release() releases} it
+ * (it gave the exchange to no code that may keep it), the endpoint {@linkplain #recycle()
+ * recycles} it once the call returned, and {@link #remote} hands it out again on that thread.
+ * Release refuses an exchange a layer keeps state or a completion hook in, so a layer that holds
+ * an exchange in a slot, a timer or a store (all of which come with one of those) keeps it out
+ * of reuse; a stack with a layer that may hold exchanges otherwise
+ * ({@code Layer.keepsExchanges()}) recycles none.
  */
 public final class Exchange {
 
@@ -66,6 +76,10 @@ public final class Exchange {
     private static final Object[] NO_STATE = new Object[0];
     /** The outcome of an exchange that completed normally. */
     private static final Object DONE = new Object();
+    /** The outcome of an exchange that completed normally and was released for reuse. */
+    private static final Object RELEASED = new Object();
+    /** Per thread: a recycled exchange that {@link #remote} hands out next, or null. */
+    private static final ThreadLocal<Exchange[]> SPARE = ThreadLocal.withInitial(() -> new Exchange[1]);
     /** The listener field of a LOCAL exchange created without a listener. */
     private static final Listener NONE = new Listener() {
         @Override
@@ -82,12 +96,12 @@ public final class Exchange {
     // failure share `outcome`, and the completion hooks live in the first cell of `state`.
     private volatile EndpointContext peer; // moves only with a DTLS session that moved (movePeer)
     private volatile Request request;
-    private final long createdNanos;
+    private long createdNanos; // set again when a released REMOTE exchange is reused
     private final Listener listener; // null for REMOTE
 
     private volatile Request currentRequest;
     private volatile Response currentResponse;
-    private volatile Object outcome; // null while open, DONE, or the Throwable it failed with
+    private volatile Object outcome; // null while open, DONE, RELEASED, or the Throwable it failed with
     // [0]: the completion hooks (a null-terminated Runnable[]) or null; [1 + slot index]: layer state
     private Object[] state = NO_STATE;
     // the request's datagram size (high 16 bits) and the bytes sent in answer so far (low 16,
@@ -113,6 +127,73 @@ public final class Exchange {
         this.createdNanos = createdNanos;
         this.listener = local && listener == null ? NONE : listener;
         this.currentRequest = request;
+    }
+
+    /**
+     * A {@link Origin#REMOTE} exchange for a request that arrived: the one this thread
+     * {@linkplain #recycle() recycled} last, set to the new request, or else a new one.
+     */
+    public static Exchange remote(Request request, EndpointContext peer, long createdNanos) {
+        Exchange[] spare = SPARE.get();
+        Exchange e = spare[0];
+        if (e == null) {
+            return new Exchange(Origin.REMOTE, request, peer, createdNanos, null);
+        }
+        spare[0] = null; // taken: a request received within this one's call gets another
+        e.reuse(Objects.requireNonNull(request, "request"), Objects.requireNonNull(peer, "peer"), createdNanos);
+        return e;
+    }
+
+    private void reuse(Request request, EndpointContext peer, long createdNanos) {
+        // plain writes before the volatile ones: the next holder of the monitor sees them all
+        this.state = NO_STATE;
+        this.amplification = 0;
+        this.createdNanos = createdNanos;
+        this.currentResponse = null;
+        this.peer = peer;
+        this.request = request;
+        this.currentRequest = request;
+        this.outcome = null;
+    }
+
+    /**
+     * Marks a {@link Origin#REMOTE} exchange that completed normally as free for reuse: the upper
+     * stage declares that it keeps no reference to it and gave it to no code that may keep one.
+     * Refused (false) while the exchange is open or failed, for a LOCAL one, and when a layer
+     * keeps state or a completion hook in it. After a successful release nothing may touch the
+     * exchange except the endpoint's {@link #recycle()}; {@link #retain()} takes the release back.
+     * Caller holds the exchange.
+     */
+    public boolean release() {
+        synchronized (this) {
+            if (outcome != DONE || listener != null || state != NO_STATE) {
+                return false;
+            }
+            outcome = RELEASED;
+            return true;
+        }
+    }
+
+    /** Takes back a {@link #release()}: the exchange stays complete and is not reused. */
+    public void retain() {
+        synchronized (this) {
+            if (outcome == RELEASED) {
+                outcome = DONE;
+            }
+        }
+    }
+
+    /**
+     * For the endpoint, once the call that received the request returned: keeps a
+     * {@linkplain #release() released} exchange for the next {@link #remote} on this thread.
+     * False (and nothing kept) when it was not released or a layer set state in it since.
+     */
+    public boolean recycle() {
+        if (outcome != RELEASED || state != NO_STATE || owner != null) {
+            return false;
+        }
+        SPARE.get()[0] = this;
+        return true;
     }
 
     /** Whether this endpoint sent the request ({@link Origin#LOCAL}, client side). */
@@ -262,7 +343,7 @@ public final class Exchange {
     private boolean finish(Throwable cause) {
         Runnable[] toRun = null;
         synchronized (this) {
-            if (outcome != null) {
+            if (outcome != null) { // DONE, RELEASED or a failure
                 return false;
             }
             outcome = cause == null ? DONE : cause;

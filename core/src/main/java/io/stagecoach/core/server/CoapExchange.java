@@ -9,6 +9,7 @@ import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.coap.Type;
 import io.stagecoach.core.network.Exchange;
 import io.stagecoach.core.server.internal.ContentFormatSets;
+import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.PeerPrincipal;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -32,6 +33,16 @@ import java.util.function.Consumer;
  *
  * <p>Responses get the request's token and peer (RFC 7252 §5.3.2); type and MID are chosen by the
  * message layer.
+ *
+ * <p><b>Kept past the call.</b> A handler may keep this object and use it later and from any
+ * thread: to answer after {@link #accept()} or after returning, to read the request, or to find
+ * the answer given. When the handler ran on the protocol thread and answered before returning,
+ * the server lets the endpoint reuse the protocol-stage {@link Exchange} for a later request (no
+ * exchange object per request); this object then keeps only the request. So the one thing that
+ * differs for a handler that keeps it: {@link #exchange()}, first asked for after such a call
+ * returned, gives a completed stand-in with the same request and peer instead of the exchange
+ * itself. A handler or interceptor that asks for {@link #exchange()} while it runs gets the
+ * exchange itself, which is then never reused.
  */
 public final class CoapExchange {
 
@@ -40,7 +51,10 @@ public final class CoapExchange {
     private static final int ANSWERED = 2;
     private static final int PROGRESS = 3; // the bits of `word` that hold OPEN, ACCEPTED or ANSWERED
     private static final int NOTIFICATION = 4;
-    private static final int SEQ_SHIFT = 3; // the bits above hold the Observe sequence + 1 (0: none)
+    private static final int SEQ_SHIFT = 3; // bits 3..27 hold the Observe sequence + 1 (0: none)
+    private static final int SEQ_MASK = (1 << 25) - 1;
+    private static final int ESCAPED = 1 << 28; // exchange() handed the exchange out: never detached
+    private static final int DETACHED = 1 << 29; // the exchange was released for reuse: target is the request
     private static final VarHandle STATE;
 
     static {
@@ -51,7 +65,9 @@ public final class CoapExchange {
         }
     }
 
-    private final Exchange exchange;
+    // The exchange, or once detached (see the class comment) its request: one field keeps this
+    // object at 32 B. Read through request() / peer(), which never return a reused exchange's.
+    private volatile Object target;
     private final Resource resource;
     private final ExchangeResponder responder;
     // The answer's progress (OPEN, ACCEPTED or ANSWERED, changed through STATE), the notification
@@ -71,7 +87,7 @@ public final class CoapExchange {
      */
     CoapExchange(Exchange exchange, Resource resource, ExchangeResponder responder, int observeSeq,
             boolean notification) {
-        this.exchange = Objects.requireNonNull(exchange, "exchange");
+        this.target = Objects.requireNonNull(exchange, "exchange");
         this.resource = resource;
         this.responder = Objects.requireNonNull(responder, "responder");
         if (observeSeq < -1 || observeSeq > 0xFF_FFFF) {
@@ -83,7 +99,7 @@ public final class CoapExchange {
 
     /** The Observe value a 2.xx answer carries, or -1. */
     private int observeSeq() {
-        return (word >>> SEQ_SHIFT) - 1;
+        return ((word >>> SEQ_SHIFT) & SEQ_MASK) - 1;
     }
 
     private int progress() {
@@ -125,12 +141,89 @@ public final class CoapExchange {
     // --- the request -----------------------------------------------------------------------------
 
     public Request request() {
-        return exchange.request(); // not kept in a field: 40 B per CoapExchange instead of 48
+        Object t = target;
+        if (t instanceof Exchange e) {
+            Request r = e.request();
+            if (target == e) {
+                return r; // read before any detach: the exchange was not reused yet
+            }
+            t = target;
+        }
+        return (Request) t;
     }
 
-    /** The protocol-stage exchange, for advanced use (e.g. attributes of the endpoint context). */
+    /** The peer the answer goes to: the exchange's while attached, else the request's. */
+    EndpointContext peer() {
+        Object t = target;
+        if (t instanceof Exchange e) {
+            EndpointContext p = e.peer();
+            if (target == e) {
+                return p;
+            }
+            t = target;
+        }
+        return ((Request) t).peer();
+    }
+
+    /**
+     * The protocol-stage exchange, for advanced use (e.g. attributes of the endpoint context).
+     * Asked for while the handler runs (or before it answered), it is the exchange itself, which
+     * the endpoint then never reuses. Asked for first after a handler that ran on the protocol
+     * thread answered and returned, it is a completed exchange with the same request and peer
+     * (see the class comment), a new one on each call.
+     */
     public Exchange exchange() {
-        return exchange;
+        int w = word;
+        while ((w & (ESCAPED | DETACHED)) == 0) {
+            if (STATE.compareAndSet(this, w, w | ESCAPED)) {
+                return (Exchange) target; // never detached from now on
+            }
+            w = word;
+        }
+        if ((w & ESCAPED) != 0) {
+            return (Exchange) target;
+        }
+        Request r = request();
+        Exchange done = new Exchange(Exchange.Origin.REMOTE, r, r.peer(), r.receiveNanos(), null);
+        done.complete();
+        return done;
+    }
+
+    /** The exchange while attached, without handing it out; {@code null} once detached. */
+    Exchange attached() {
+        return target instanceof Exchange e ? e : null;
+    }
+
+    /** Whether this request needs nothing more: answered, or its exchange ended otherwise. */
+    boolean isDone() {
+        if (isAnswered()) {
+            return true;
+        }
+        Exchange e = attached();
+        return e == null || e.isComplete();
+    }
+
+    /**
+     * Lets the endpoint reuse the exchange (see the class comment): called by the server on the
+     * protocol thread, holding the exchange, after a handler that ran there returned. Does
+     * nothing unless this exchange was answered, nobody was given the exchange
+     * ({@link #exchange()}), and the exchange agrees ({@link Exchange#release()}: complete, no
+     * layer keeps it). From then on this object reaches the request only.
+     */
+    void detach() {
+        int w = word;
+        if ((w & PROGRESS) != ANSWERED || (w & (ESCAPED | DETACHED)) != 0 || isNotification()
+                || !(target instanceof Exchange e) || !e.release()) {
+            return;
+        }
+        while (!STATE.compareAndSet(this, w, w | DETACHED)) {
+            w = word;
+            if ((w & ESCAPED) != 0) {
+                e.retain(); // exchange() handed it out meanwhile: it stays the exchange
+                return;
+            }
+        }
+        target = e.request(); // before the endpoint may reuse the exchange (after this returns)
     }
 
     /** The resource the request was delivered to. */
@@ -172,7 +265,7 @@ public final class CoapExchange {
     }
 
     public InetSocketAddress sourceAddress() {
-        return exchange.peer().peer();
+        return peer().peer();
     }
 
     /**
@@ -181,7 +274,7 @@ public final class CoapExchange {
      * The basis for authorization in a handler or a {@link HandlerInterceptor}.
      */
     public Optional<PeerPrincipal> principal() {
-        return PeerPrincipal.of(exchange.peer());
+        return PeerPrincipal.of(peer());
     }
 
     /**
@@ -270,7 +363,7 @@ public final class CoapExchange {
 
     /** Responds with {@code response}; its token and peer are replaced by the request's. */
     public void respond(Response response) {
-        Response r = response.withToken(request().token()).withPeer(exchange.peer());
+        Response r = response.withToken(request().token()).withPeer(peer());
         int observeSeq = observeSeq();
         if (observeSeq >= 0 && r.code().isSuccess()) {
             Response.Builder b = r.newBuilder();
@@ -278,7 +371,16 @@ public final class CoapExchange {
             r = b.build();
         }
         finish();
-        responder.respond(exchange, r);
+        responder.respond(exchangeToAnswer(), r);
+    }
+
+    /**
+     * The exchange an answer that has just marked this object answered goes to. The exchange is
+     * detached only after the handler answered and returned, so an answer that won the mark
+     * finds it attached.
+     */
+    private Exchange exchangeToAnswer() {
+        return (Exchange) target;
     }
 
     /**
@@ -287,19 +389,19 @@ public final class CoapExchange {
      */
     public void accept() {
         if (!leaveOpen(ACCEPTED)) {
-            throw new IllegalStateException("exchange already " + stateName() + ": " + exchange);
+            throw new IllegalStateException("exchange already " + stateName() + ": " + this);
         }
         if (!isNotification()) { // a notification answers no request: there is nothing to acknowledge
-            responder.accept(exchange);
+            responder.accept(exchangeToAnswer());
         }
     }
 
     /** Answers with a RST instead of a response. IllegalStateException if already accepted or answered. */
     public void reject() {
         if (!leaveOpen(ANSWERED)) {
-            throw new IllegalStateException("exchange already " + stateName() + ": " + exchange);
+            throw new IllegalStateException("exchange already " + stateName() + ": " + this);
         }
-        responder.reject(exchange);
+        responder.reject(exchangeToAnswer());
     }
 
     /** Whether a response or RST has been sent. */
@@ -318,7 +420,7 @@ public final class CoapExchange {
      */
     boolean respondIfOpen(Response response) {
         if (markAnswered()) {
-            responder.respond(exchange, response);
+            responder.respond(exchangeToAnswer(), response);
             return true;
         }
         return false;
@@ -342,7 +444,7 @@ public final class CoapExchange {
 
     /** @param code the response code when the caller knows it (saves a second build for Observe) */
     private void send(Code code, Response.Builder b) {
-        b.tokenOf(request()).peer(exchange.peer());
+        b.tokenOf(request()).peer(peer());
         int observeSeq = observeSeq();
         if (observeSeq >= 0 && code != null && code.isSuccess()) {
             b.options().observe(observeSeq); // set here, at the resource, in changed() order (Lanter §5.4)
@@ -355,14 +457,14 @@ public final class CoapExchange {
             r = o.build();
         }
         finish();
-        responder.respond(exchange, r);
+        responder.respond(exchangeToAnswer(), r);
     }
 
     private void finish() {
         if (markAnswered()) {
             return;
         }
-        throw new IllegalStateException("exchange already answered (respond twice?): " + exchange);
+        throw new IllegalStateException("exchange already answered (respond twice?): " + this);
     }
 
     private String stateName() {
@@ -371,6 +473,7 @@ public final class CoapExchange {
 
     @Override
     public String toString() {
-        return "CoapExchange[" + exchange + "]";
+        Object t = target;
+        return "CoapExchange[" + (t instanceof Exchange ? t : "answered " + t) + "]";
     }
 }

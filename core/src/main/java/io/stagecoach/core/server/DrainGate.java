@@ -72,7 +72,7 @@ final class DrainGate {
     }
 
     private static boolean isDone(CoapExchange cx) {
-        return cx.isAnswered() || cx.exchange().isComplete();
+        return cx.isDone();
     }
 
     static boolean continuesTransfer(Request request) {

@@ -165,6 +165,7 @@ final class ServerMessageDeliverer implements LayerStack.Inbox {
             } finally {
                 drain.finished(cx);
             }
+            cx.detach(); // answered inline and kept by nobody: the endpoint may reuse the exchange
             return;
         }
         try {
@@ -246,12 +247,13 @@ final class ServerMessageDeliverer implements LayerStack.Inbox {
             // the exception's text may quote the request (a query, a payload): escaped here, the
             // stack trace (unescaped) at DEBUG
             LOG.warn("handler of {} threw on {} {} ({} more handler failures since the last report; all"
-                    + " are counted): {}", resource.uri(), cx.method(), cx.exchange(), held, SafeText.forLog(t.toString()));
+                    + " are counted): {}", resource.uri(), cx.method(), cx, held, SafeText.forLog(t.toString()));
             LOG.debug("the handler's stack trace", t);
         }
         // the exception's text may name internals or echo attacker input: only when asked for
         byte[] diagnostic = diagnostics ? diagnostic(t) : new byte[0];
-        Response.Builder b = answer(cx.exchange(), cx.request(), Code.INTERNAL_SERVER_ERROR).payload(diagnostic);
+        Response.Builder b = Response.forRequest(cx.request(), Code.INTERNAL_SERVER_ERROR).peer(cx.peer())
+                .payload(diagnostic);
         if (diagnostic.length > 0) {
             b.options().contentFormat(0);
         }

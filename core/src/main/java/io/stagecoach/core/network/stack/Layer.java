@@ -58,6 +58,17 @@ public interface Layer {
         return Set.of();
     }
 
+    /**
+     * Whether this layer may keep a reference to an exchange, once its call returned, without
+     * having stored state in it ({@link Exchange#set}) or registered a completion hook
+     * ({@link Exchange#whenComplete}). {@code false} promises that it keeps none: the endpoint
+     * may then reuse a completed exchange that carries neither for a later request (see
+     * {@link Exchange#release()}). Default {@code true}: a stack with such a layer reuses none.
+     */
+    default boolean keepsExchanges() {
+        return true;
+    }
+
     /** Called when the endpoint starts, before its connector receives anything. */
     default void start(LayerContext ctx) {
     }

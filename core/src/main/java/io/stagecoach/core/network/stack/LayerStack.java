@@ -202,6 +202,19 @@ public final class LayerStack {
         }
     }
 
+    /**
+     * Whether a layer of this stack may keep exchanges beyond their state and completion hooks
+     * ({@link Layer#keepsExchanges()}); if none does, the endpoint may reuse released exchanges.
+     */
+    public boolean keepsExchanges() {
+        for (Layer layer : layers) {
+            if (layer.keepsExchanges()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Starts every layer, bottom first. */
     public void start() {
         for (int i = layers.length - 1; i >= 0; i--) {

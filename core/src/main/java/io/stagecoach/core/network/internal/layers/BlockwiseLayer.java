@@ -187,4 +187,10 @@ public final class BlockwiseLayer extends AbstractLayer {
         b.options().contentFormat(0);
         return b;
     }
+
+    /** Holds exchanges only through its slot state, completion hooks and the store (which hooks). */
+    @Override
+    public boolean keepsExchanges() {
+        return false;
+    }
 }

@@ -94,4 +94,10 @@ public final class EchoLayer extends AbstractLayer {
         exchange.setCurrentRequest(again);
         ctx.sendRequest(exchange, again);
     }
+
+    /** Holds exchanges only through its slot state, completion hooks and the store (which hooks). */
+    @Override
+    public boolean keepsExchanges() {
+        return false;
+    }
 }

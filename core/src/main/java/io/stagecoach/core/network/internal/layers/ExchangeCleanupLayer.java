@@ -21,4 +21,10 @@ public final class ExchangeCleanupLayer extends AbstractLayer {
         }
         ctx.receiveResponse(exchange, response);
     }
+
+    /** Holds exchanges only through its slot state, completion hooks and the store (which hooks). */
+    @Override
+    public boolean keepsExchanges() {
+        return false;
+    }
 }

@@ -327,4 +327,10 @@ public final class ObserveLayer extends AbstractLayer {
         b.options().remove(OptionNumber.OBSERVE);
         return b.build();
     }
+
+    /** Holds exchanges only through its slot state, completion hooks and the store (which hooks). */
+    @Override
+    public boolean keepsExchanges() {
+        return false;
+    }
 }

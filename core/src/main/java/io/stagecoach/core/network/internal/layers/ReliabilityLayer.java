@@ -385,4 +385,10 @@ public final class ReliabilityLayer extends AbstractLayer {
     int nstartPeers() {
         return nstart.peers();
     }
+
+    /** Holds exchanges only through its slot state, completion hooks and the store (which hooks). */
+    @Override
+    public boolean keepsExchanges() {
+        return false;
+    }
 }

@@ -50,4 +50,10 @@ public final class TokenLayer extends AbstractLayer {
         }
         ctx.sendRequest(exchange, r);
     }
+
+    /** Holds exchanges only through its slot state, completion hooks and the store (which hooks). */
+    @Override
+    public boolean keepsExchanges() {
+        return false;
+    }
 }
