@@ -67,7 +67,9 @@ class CoapTcpLoadRunTest {
             assertEquals(0, r.get("errors"), out);
             assertEquals(0, r.get("stray"), "every answer matched its request: " + out);
             assertEquals(0, r.get("closed"), out);
-            assertTrue(pongs.get() >= answered.get() - 1 && pongs.get() > 10,
+            // The Ping begun with the last answer is never completed, and the one completed by the
+            // last answer may arrive after the generator stopped reading: the two the peer sent last.
+            assertTrue(pongs.get() >= answered.get() - 2 && pongs.get() > 10,
                     "a Pong for every completed Ping: " + pongs + " of " + answered);
         }
     }
