@@ -68,6 +68,7 @@ final class TcpScriptedPeer implements AutoCloseable {
     private final List<Socket> sockets = new ArrayList<>();
     private long requests;
     private long endedCount;
+    private long doneReading; // connections whose reader stopped: clean end, reset or close()
 
     private TcpScriptedPeer(ServerSocket server, Script script) {
         this.server = server;
@@ -109,6 +110,17 @@ final class TcpScriptedPeer implements AutoCloseable {
     /** Connections the client closed so far. */
     synchronized long ended() {
         return endedCount;
+    }
+
+    /**
+     * Waits until the readers of {@code n} connections have stopped (the client closed or reset
+     * them), so that {@link #connections()} holds everything those connections sent: the client
+     * closing its sockets does not mean this peer has read what was already in flight.
+     */
+    synchronized void awaitReadersDone(long n) throws InterruptedException {
+        while (doneReading < n) {
+            wait(); // bounded by the test's @Timeout
+        }
     }
 
     /** A copy of what every connection sent so far (frames copied, in accept order). */
@@ -171,6 +183,11 @@ final class TcpScriptedPeer implements AutoCloseable {
             }
         } catch (IOException e) {
             // close() ended the connection, or the client reset it
+        } finally {
+            synchronized (this) {
+                doneReading++;
+                notifyAll();
+            }
         }
     }
 

@@ -51,6 +51,8 @@ class TcpStepRunnerTest {
             assertEquals(0, r.errors());
             assertEquals(0, r.timeouts());
             assertEquals(r.completed(), r.latencyUs().getTotalCount());
+            // the step closed its 6 connections; what they sent may still be in this peer's buffers
+            peer.awaitReadersDone(6);
             List<Connection> connections = peer.connections();
             assertEquals(6, connections.size(), "one connection per client");
             for (Connection c : connections) {
@@ -86,6 +88,7 @@ class TcpStepRunnerTest {
                     .run(3, StepListener.NONE);
 
             assertTrue(r.completed() > 0);
+            peer.awaitReadersDone(3); // the Pongs may still be in this peer's buffers
             for (Connection c : peer.connections()) {
                 List<Frame> pongs = c.frames.stream().filter(f -> f.code() == TcpScriptedPeer.PONG).toList();
                 assertEquals(1, pongs.size(), "one Pong per Ping (RFC 8323 5.4): " + c.frames.size() + " frames");
