@@ -76,13 +76,16 @@ public final class UdpConfig {
             .defaultValue(true)
             .doc("Netty epoll connector: IPv4 datagrams (also those of an IPv6 socket to IPv4-mapped"
                     + " peers) leave as atomic datagrams, DF set and never fragmented by this host"
-                    + " (IP_MTU_DISCOVER = IP_PMTUDISC_DO), so Linux writes IP ID 0 (RFC 6864 §4.1)"
+                    + " (IP_MTU_DISCOVER = IP_PMTUDISC_PROBE), so Linux writes IP ID 0 (RFC 6864 §4.1)"
                     + " instead of drawing an ID from its shared table for every answer: ~5 % more"
                     + " requests per second on the same CPU at saturation (paired runs in"
-                    + " docs/benchmarks/physical-limit.md). The trade: a datagram longer than the"
-                    + " route's or a learned path MTU fails as a send error instead of leaving in IP"
-                    + " fragments; RFC 7252 §4.6 asks messages to fit one IP packet (block-wise"
-                    + " transfer above that). false lets the kernel fragment again.")
+                    + " docs/benchmarks/physical-limit.md). The path MTU learned from ICMP is"
+                    + " ignored, so a spoofed Fragmentation Needed cannot make this host drop a"
+                    + " peer's answers. The trade: a datagram longer than the interface MTU fails"
+                    + " as a send error, and one longer than a smaller path MTU is lost on the way"
+                    + " instead of leaving in IP fragments; RFC 7252 §4.6 asks messages to fit one"
+                    + " IP packet (block-wise transfer above that). false lets the kernel fragment"
+                    + " again.")
             .build();
 
     public static final Definition<UdpConnectorChoice> CONNECTOR = Definition

@@ -58,8 +58,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>On epoll the channels send IPv4 datagrams as atomic datagrams ({@code udp.dont-fragment}, on
  * by default): DF set and IP ID 0 (RFC 6864 §4.1), so the kernel takes no ID from its shared table
- * per answer; a datagram longer than the path MTU then fails as a send error instead of being
- * fragmented (RFC 7252 §4.6 asks every message to fit one IP packet).
+ * per answer; a datagram longer than the path MTU is then lost instead of being fragmented
+ * (RFC 7252 §4.6 asks every message to fit one IP packet).
  *
  * <p>The outbound queue is Netty's, bounded per channel by a count of datagrams not yet written:
  * {@code outboundQueueCapacity} applies to each channel, the thread counts are ignored (the event
@@ -78,8 +78,13 @@ public final class NettyUdpConnector implements Connector {
     private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(5);
     /** Linux {@code setsockopt(IPPROTO_IP, IP_MTU_DISCOVER)}; also governs IPv4-mapped traffic of an IPv6 socket. */
     static final IntegerUnixChannelOption IP_MTU_DISCOVER = new IntegerUnixChannelOption("IP_MTU_DISCOVER", 0, 10);
-    /** Don't fragment: DF set, a datagram above the route's or the learned path MTU fails (EMSGSIZE). */
-    static final int IP_PMTUDISC_DO = 2;
+    /**
+     * DF set, the path MTU learned from ICMP ignored: a datagram above the interface MTU fails
+     * (EMSGSIZE). Chosen over IP_PMTUDISC_DO (2), which also gives IP ID 0 but obeys learned path
+     * MTUs: a spoofed ICMP Fragmentation Needed could then lower a peer's to 552 and make every
+     * larger answer to it fail here.
+     */
+    static final int IP_PMTUDISC_PROBE = 3;
 
     private final UdpConnectorConfig config;
     private final ConnectorCounters counters = new ConnectorCounters();
@@ -177,7 +182,7 @@ public final class NettyUdpConnector implements Connector {
             if (epoll && config.dontFragment()) {
                 // atomic datagrams (RFC 6864 §4.1): Linux then writes IP ID 0 instead of taking an
                 // ID from its shared table for every answer, a measurable share of the send cost
-                bootstrap.option(IP_MTU_DISCOVER, IP_PMTUDISC_DO);
+                bootstrap.option(IP_MTU_DISCOVER, IP_PMTUDISC_PROBE);
             }
             List<Channel> bound = new ArrayList<>();
             List<Shard> made = new ArrayList<>();

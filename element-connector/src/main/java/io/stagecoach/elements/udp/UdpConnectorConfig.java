@@ -101,8 +101,9 @@ public final class UdpConnectorConfig {
     }
 
     /**
-     * Whether the Netty epoll connector sends IPv4 datagrams as atomic datagrams, DF set and never
-     * fragmented locally ({@code udp.dont-fragment}); the JDK connector leaves the OS default.
+     * Whether the Netty epoll connector sends IPv4 datagrams as atomic datagrams, DF set, never
+     * fragmented locally and sized by the interface MTU, not a path MTU learned from ICMP
+     * ({@code udp.dont-fragment}); the JDK connector leaves the OS default.
      */
     public boolean dontFragment() {
         return dontFragment;

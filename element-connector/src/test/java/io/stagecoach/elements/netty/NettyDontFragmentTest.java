@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * {@code udp.dont-fragment}: the epoll channels hold IP_PMTUDISC_DO by default (atomic datagrams,
+ * {@code udp.dont-fragment}: the epoll channels hold IP_PMTUDISC_PROBE by default (atomic datagrams,
  * RFC 6864 §4.1) and the kernel's own setting when it is off; answers still flow with it on.
  */
 class NettyDontFragmentTest {
@@ -44,7 +44,7 @@ class NettyDontFragmentTest {
     void everyChannelSendsAtomicDatagramsByDefault() throws Exception {
         NettyUdpConnector c = start(UdpConnectorConfig.builder(), InetAddress.getByName("::"), 2);
         List<Integer> expected = NettyUdpConnector.isEpollAvailable()
-                ? List.of(NettyUdpConnector.IP_PMTUDISC_DO, NettyUdpConnector.IP_PMTUDISC_DO)
+                ? List.of(NettyUdpConnector.IP_PMTUDISC_PROBE, NettyUdpConnector.IP_PMTUDISC_PROBE)
                 : Arrays.asList((Integer) null); // NIO fallback: one channel, the option unknown to it
         assertEquals(expected, c.channelOption(NettyUdpConnector.IP_MTU_DISCOVER));
     }
@@ -52,7 +52,7 @@ class NettyDontFragmentTest {
     @Test
     void offLeavesTheKernelDefault() throws Exception {
         NettyUdpConnector c = start(UdpConnectorConfig.builder().dontFragment(false), InetAddress.getLoopbackAddress(), 1);
-        assertNotEquals(NettyUdpConnector.IP_PMTUDISC_DO, c.channelOption(NettyUdpConnector.IP_MTU_DISCOVER).get(0));
+        assertNotEquals(NettyUdpConnector.IP_PMTUDISC_PROBE, c.channelOption(NettyUdpConnector.IP_MTU_DISCOVER).get(0));
     }
 
     @Test
