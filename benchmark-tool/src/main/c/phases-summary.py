@@ -27,6 +27,23 @@ def mean(xs):
     return sum(xs) / len(xs) if xs else float("nan")
 
 
+# two-sided 95 % quantiles of Student's t by degrees of freedom (larger: the normal's 1.96)
+T95 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26, 10: 2.23, 12: 2.18,
+       15: 2.13, 20: 2.09, 25: 2.06, 30: 2.04, 40: 2.02, 60: 2.00, 120: 1.98}
+
+
+def t95(df):
+    """The 95 % quantile for df degrees of freedom (the table's next smaller df: conservative)."""
+    return T95[max(k for k in T95 if k <= df)] if df < 1000 else 1.96
+
+
+def interval(xs):
+    """Mean of xs and the half-width of its 95 % confidence interval (t, windows taken as independent)."""
+    m = mean(xs)
+    sd = (sum((x - m) ** 2 for x in xs) / (len(xs) - 1)) ** 0.5
+    return m, t95(len(xs) - 1) * sd / len(xs) ** 0.5
+
+
 def cost(w):
     """The server's CPU microseconds per answered GET in a window."""
     return w["server_cpu_pct"] * 1e4 / w["rps"] if w["rps"] > 0 else float("nan")
@@ -67,6 +84,12 @@ def main():
             print(f"  shares of {len(shares)} c windows: median {100 * med:.1f} %, sd {100 * sd:.1f} points, "
                   f"standard error of the mean {100 * sd / len(shares) ** 0.5:.1f} points; "
                   f"mean(c) / mean(b) = {100 * mean(cs) / mean(bs):.1f} %")
+        if len(shares) > 2:
+            m, h = interval(shares)
+            mc, hc = interval(cpu_shares)
+            print(f"  95 % confidence interval of the mean share: {100 * (m - h):.1f} - {100 * (m + h):.1f} % "
+                  f"(mean {100 * m:.1f} %, {len(shares)} c windows); by the server's CPU per GET: "
+                  f"{100 * (mc - hc):.1f} - {100 * (mc + hc):.1f} % (mean {100 * mc:.1f} %)")
         if shares:
             print(f"  server keeps (mean of the c windows' shares): {100 * mean(shares):.1f} % "
                   f"(lowest {100 * min(shares):.1f} %); by the server's CPU per GET: "
