@@ -1076,10 +1076,15 @@ static int run_load(void) {
         if (!rl_init(&cs[i].rl, cs[i].ssl, 0)) exit(1);
     }
     /* --phases: the letters a, b, c (other characters ignored), each a window of --duration */
-    char phases[64];
+    char phases[512];
     int nphases = 0;
-    for (const char *q = opt_phases; q && *q && nphases < (int) sizeof phases; q++) {
-        if (*q == 'a' || *q == 'b' || *q == 'c') phases[nphases++] = *q;
+    for (const char *q = opt_phases; q && *q; q++) {
+        if (*q != 'a' && *q != 'b' && *q != 'c') continue;
+        if (nphases == (int) sizeof phases) {
+            fprintf(stderr, "dtlsbench: --phases has more than %d windows\n", (int) sizeof phases);
+            exit(2);
+        }
+        phases[nphases++] = *q;
     }
     if (opt_phases && (nphases == 0 || opt_flood_rate <= 0)) {
         fprintf(stderr, "dtlsbench: --phases needs letters a, b, c and a --flood-rate\n");
