@@ -66,11 +66,10 @@ public final class UdpConfig {
 
     public static final Definition<Integer> BATCH_SIZE = Definition.integer("udp.batch-size")
             .defaultValue(64).range(1, 1024).unit("datagrams")
-            .doc("Most datagrams the Netty connector reads with one recvmmsg system call on epoll: each"
-                    + " call is offered twice the slots the call before it filled, up to this many (a"
-                    + " backlog reads full batches, a drained socket few slots: Netty prepares every slot"
-                    + " offered); the answers sent while a read is delivered leave with one sendmmsg of at"
-                    + " most this many. 1 reads and writes one datagram per call.")
+            .doc("Datagrams the Netty connector reads with one recvmmsg system call on epoll; the"
+                    + " answers sent while such a batch is processed leave with one sendmmsg. 64, as"
+                    + " the C echo that sets the ceiling, costs one buffer of 64 x (max-datagram-size"
+                    + " + 1) bytes per read; 1 reads and writes one datagram per call.")
             .build();
 
     public static final Definition<UdpConnectorChoice> CONNECTOR = Definition

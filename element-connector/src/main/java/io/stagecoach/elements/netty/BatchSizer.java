@@ -10,10 +10,9 @@ import io.netty.channel.DefaultMaxMessagesRecvByteBufAllocator;
  * buffer of 64 slots, a call that finds two datagrams, or none (every edge-triggered read ends
  * with one), costs the preparation of 64. Under a flood of small bursts that is most calls.
  *
- * <p>So each call is offered twice the slots the call before it filled, between
- * {@link #MIN_SLOTS} and {@code maxSlots}: a call that filled all its slots doubles them, and
- * a call that found few (or none, as the last call of every edge-triggered read does) brings
- * them down at once. A server whose socket always holds a backlog reads full batches of
+ * <p>So the number of slots follows the calls: it doubles, up to {@code maxSlots}, after a call
+ * that filled every slot, and halves, down to {@link #MIN_SLOTS}, after a call that filled
+ * fewer than half. A server whose socket always holds a backlog reads full batches of
  * {@code maxSlots}; one that drains its socket in every call offers few slots. Never fewer
  * than two: with one slot Netty reads with {@code recvmsg}, and a read of one datagram gives
  * no count of slots filled to grow by.
@@ -66,7 +65,11 @@ final class BatchSizer extends DefaultMaxMessagesRecvByteBufAllocator {
         public void lastBytesRead(int bytes) {
             super.lastBytesRead(bytes);
             int filled = bytes <= 0 ? 0 : bytes / slot;
-            slots = Math.max(MIN_SLOTS, Math.min(maxSlots, 2 * filled));
+            if (filled >= slots) {
+                slots = Math.min(maxSlots, slots * 2);
+            } else if (filled < slots / 2) {
+                slots = Math.max(MIN_SLOTS, slots / 2);
+            }
         }
     }
 }

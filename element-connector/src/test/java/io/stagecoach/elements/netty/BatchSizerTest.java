@@ -42,22 +42,22 @@ class BatchSizerTest {
     }
 
     @Test
-    void callsThatFindLittleBringItDownAtOnce() {
+    void callsThatFindLittleShrinkItToTheMinimum() {
         BatchSizer.SizedHandle h = handle(64);
         for (int i = 0; i < 5; i++) {
             call(h, h.slots());
         }
         call(h, 0); // the edge-triggered read's last call: nothing waiting
-        assertEquals(BatchSizer.MIN_SLOTS, h.slots());
-        for (int i = 0; i < 5; i++) {
-            call(h, h.slots());
-        }
-        assertEquals(64, h.slots());
+        assertEquals(32, h.slots());
         call(h, 3);
-        assertEquals(6, h.slots());
-        call(h, 5);
-        assertEquals(10, h.slots());
-        call(h, 1); // one datagram: never under the minimum
+        assertEquals(16, h.slots());
+        call(h, 8); // half filled: stays
+        assertEquals(16, h.slots());
+        for (int i = 0; i < 10; i++) {
+            call(h, 1);
+        }
+        assertEquals(BatchSizer.MIN_SLOTS, h.slots());
+        call(h, 1); // one of two filled: half, stays
         assertEquals(BatchSizer.MIN_SLOTS, h.slots());
     }
 
