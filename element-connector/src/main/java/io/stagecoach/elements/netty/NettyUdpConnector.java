@@ -140,9 +140,9 @@ public final class NettyUdpConnector implements Connector {
             Bootstrap bootstrap = new Bootstrap().group(group)
                     .channel(epoll ? EpollDatagramChannel.class : NioDatagramChannel.class)
                     .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
-                    // recvmmsg fills up to `batch` datagrams at once, offered as many slots as recent calls found
-                    .option(ChannelOption.RCVBUF_ALLOCATOR, batch > 1 ? new BatchSizer(slot, batch)
-                            : new FixedRecvByteBufAllocator(slot).maxMessagesPerRead(16));
+                    // a batch of slots per read: recvmmsg fills up to `batch` datagrams at once
+                    .option(ChannelOption.RCVBUF_ALLOCATOR,
+                            new FixedRecvByteBufAllocator(slot * batch).maxMessagesPerRead(Math.max(16, batch)));
             if (batch > 1) {
                 bootstrap.option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, slot);
             }
