@@ -33,8 +33,8 @@
 # R leaves the server's core to the flood: its CPU in c minus a is what the flood costs it).
 #
 # Servers: stagecoach (bench sc-server --dtls), stagecoach-netty (the same on the Netty UDP
-# connector: batched recvmmsg/sendmmsg on epoll), stagecoach-before (the same with the connector
-# classes of $STAGECOACH_BEFORE_CLASSES first on the class path), californium and
+# connector: batched recvmmsg/sendmmsg on epoll), stagecoach-before and stagecoach-netty-before
+# (the same with the connector classes of $STAGECOACH_BEFORE_CLASSES first on the class path), californium and
 # californium-nodedup (Californium 3.13.0 + Scandium, bench cf-server --dtls [--no-dedup]),
 # libcoap (coap-server-openssl 4.3.1, -k), echo (dtlsbench echo: the generator's counterpart).
 # Needs: mvn -B -o package -DskipTests -pl benchmark-tool -am (for the JVM servers), gcc, libssl-dev.
@@ -99,6 +99,7 @@ server_cmd() { # name port
   case "$1" in
     stagecoach) echo "$java_bin $server_opts -cp $cp_bench $main sc-server --dtls --bind 127.0.0.1 --port $2 --psk bench:$key_text" ;;
     stagecoach-netty) echo "$java_bin $server_opts -cp $cp_bench $main sc-server --dtls --dtls-transport netty --bind 127.0.0.1 --port $2 --psk bench:$key_text" ;;
+    stagecoach-netty-before) echo "$java_bin $server_opts -cp ${STAGECOACH_BEFORE_CLASSES:?set STAGECOACH_BEFORE_CLASSES}:$cp_bench $main sc-server --dtls --dtls-transport netty --bind 127.0.0.1 --port $2 --psk bench:$key_text" ;;
     stagecoach-before) echo "$java_bin $server_opts -cp ${STAGECOACH_BEFORE_CLASSES:?set STAGECOACH_BEFORE_CLASSES}:$cp_bench $main sc-server --dtls --bind 127.0.0.1 --port $2 --psk bench:$key_text" ;;
     californium) echo "$java_bin $server_opts -cp $cp_bench $main cf-server --dtls --bind 127.0.0.1 --port $2 --psk bench:$key_text" ;;
     californium-nodedup) echo "$java_bin $server_opts -cp $cp_bench $main cf-server --dtls --no-dedup --bind 127.0.0.1 --port $2 --psk bench:$key_text" ;;

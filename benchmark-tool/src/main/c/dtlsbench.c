@@ -573,11 +573,20 @@ static void flood_init(flood *f, SSL_CTX *ctx, const struct sockaddr_in *sink) {
     }
 }
 
+/* A fresh client random (32 bytes at `random`) from r: its first and its last 4 bytes, so that a
+   server comparing either end of the random (Stagecoach tells a retransmission by the last 8
+   bytes) sees a different hello each time, as from a flooder that draws every random. */
+static void flood_fresh_random(unsigned char *random, uint32_t r) {
+    memcpy(random, &r, 4);
+    r = r * 2654435761u + 1;
+    memcpy(random + 28, &r, 4);
+}
+
 /* One ClientHello with a fresh client random (record header 13 + handshake header 12 + version 2). */
 static void flood_send_one(flood *f) {
     unsigned char *hello = f->hello;
     uint32_t r = xorshift(&f->rnd);
-    if (f->hello_len > 27 + 32) memcpy(hello + 27, &r, 4);
+    if (f->hello_len > 27 + 32) flood_fresh_random(hello + 27, r);
     if (!opt_flood_spoof) {
         int fd = f->fds[f->next_fd];
         f->next_fd = (f->next_fd + 1) % f->nfds;
@@ -618,7 +627,7 @@ static int flood_send_batch(flood *f, int n) {
     int hello_at = opt_flood_spoof ? (int) (sizeof(struct iphdr) + sizeof(struct udphdr)) : 0;
     for (int i = 0; i < n; i++) {
         uint32_t r = xorshift(&f->rnd);
-        if (f->hello_len > 27 + 32) memcpy(f->pkts[i] + hello_at + 27, &r, 4);
+        if (f->hello_len > 27 + 32) flood_fresh_random(f->pkts[i] + hello_at + 27, r);
         if (opt_flood_spoof) spoof_source(f, f->pkts[i]);
     }
     int fd = opt_flood_spoof ? f->raw : f->fds[f->next_fd];
@@ -1067,10 +1076,15 @@ static int run_load(void) {
         if (!rl_init(&cs[i].rl, cs[i].ssl, 0)) exit(1);
     }
     /* --phases: the letters a, b, c (other characters ignored), each a window of --duration */
-    char phases[64];
+    char phases[512];
     int nphases = 0;
-    for (const char *q = opt_phases; q && *q && nphases < (int) sizeof phases; q++) {
-        if (*q == 'a' || *q == 'b' || *q == 'c') phases[nphases++] = *q;
+    for (const char *q = opt_phases; q && *q; q++) {
+        if (*q != 'a' && *q != 'b' && *q != 'c') continue;
+        if (nphases == (int) sizeof phases) {
+            fprintf(stderr, "dtlsbench: --phases has more than %d windows\n", (int) sizeof phases);
+            exit(2);
+        }
+        phases[nphases++] = *q;
     }
     if (opt_phases && (nphases == 0 || opt_flood_rate <= 0)) {
         fprintf(stderr, "dtlsbench: --phases needs letters a, b, c and a --flood-rate\n");

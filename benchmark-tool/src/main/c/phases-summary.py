@@ -10,6 +10,8 @@ GET (server CPU / GET rate): each c against its neighbouring b windows, cost(b) 
 share of the GET rate the server would keep at 100 % of its core, whether or not it reached it.
 """
 import json
+import math
+import random
 import sys
 from itertools import groupby
 
@@ -25,6 +27,43 @@ def load(paths):
 
 def mean(xs):
     return sum(xs) / len(xs) if xs else float("nan")
+
+
+# two-sided 95 % quantiles of Student's t by degrees of freedom (larger: the normal's 1.96)
+T95 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26, 10: 2.23, 12: 2.18,
+       15: 2.13, 20: 2.09, 25: 2.06, 30: 2.04, 40: 2.02, 60: 2.00, 120: 1.98}
+
+
+def t95(df):
+    """The 95 % quantile for df degrees of freedom (the table's next smaller df: conservative)."""
+    return T95[max(k for k in T95 if k <= df)] if df < 1000 else 1.96
+
+
+def interval(xs):
+    """Mean of xs and the half-width of its 95 % confidence interval (t, windows taken as independent)."""
+    m = mean(xs)
+    sd = (sum((x - m) ** 2 for x in xs) / (len(xs) - 1)) ** 0.5
+    return m, t95(len(xs) - 1) * sd / len(xs) ** 0.5
+
+
+def block_bootstrap(ws, block=4, rounds=5000):
+    """Ratio of the c windows' GET/s to their neighbouring b windows' mean, summed, with a 95 %
+    interval from resampling blocks of consecutive c windows (neighbouring shares share a b
+    window, so single windows are not independent draws)."""
+    pairs = []
+    for i, w in enumerate(ws):
+        nb = [ws[j]["rps"] for j in (i - 1, i + 1) if 0 <= j < len(ws) and ws[j]["phase"] == "b"]
+        if w["phase"] == "c" and nb:
+            pairs.append((w["rps"], mean(nb)))
+    blocks = [pairs[k:k + block] for k in range(0, len(pairs), block)]
+    rng = random.Random(1)
+    ratios = []
+    for _ in range(rounds):
+        pick = [p for _ in blocks for p in rng.choice(blocks)]
+        ratios.append(sum(c for c, _ in pick) / sum(b for _, b in pick))
+    ratios.sort()
+    whole = sum(c for c, _ in pairs) / sum(b for _, b in pairs)
+    return ratios[math.floor(0.025 * rounds)], whole, ratios[math.ceil(0.975 * rounds) - 1]
 
 
 def cost(w):
@@ -67,6 +106,22 @@ def main():
             print(f"  shares of {len(shares)} c windows: median {100 * med:.1f} %, sd {100 * sd:.1f} points, "
                   f"standard error of the mean {100 * sd / len(shares) ** 0.5:.1f} points; "
                   f"mean(c) / mean(b) = {100 * mean(cs) / mean(bs):.1f} %")
+        if len(shares) > 2:
+            m, h = interval(shares)
+            mc, hc = interval(cpu_shares)
+            print(f"  95 % confidence interval of the mean share: {100 * (m - h):.1f} - {100 * (m + h):.1f} % "
+                  f"(mean {100 * m:.1f} %, {len(shares)} c windows); by the server's CPU per GET: "
+                  f"{100 * (mc - hc):.1f} - {100 * (mc + hc):.1f} % (mean {100 * mc:.1f} %)")
+        pre = [w["rps"] / ws[i - 1]["rps"] for i, w in enumerate(ws)
+               if w["phase"] == "c" and i > 0 and ws[i - 1]["phase"] == "b"]
+        if len(pre) > 2:
+            m, h = interval(pre)
+            print(f"  disjoint pairs (each c against the b window before it only): mean {100 * m:.1f} %, "
+                  f"95 % interval {100 * (m - h):.1f} - {100 * (m + h):.1f} %")
+        if len(shares) > 2:
+            lo, mid, hi = block_bootstrap(ws)
+            print(f"  sum(c) / sum(mean of neighbouring b) = {100 * mid:.1f} %, block bootstrap 95 % interval "
+                  f"{100 * lo:.1f} - {100 * hi:.1f} % (blocks of 4 consecutive c windows, 5,000 resamples)")
         if shares:
             print(f"  server keeps (mean of the c windows' shares): {100 * mean(shares):.1f} % "
                   f"(lowest {100 * min(shares):.1f} %); by the server's CPU per GET: "
