@@ -11,7 +11,8 @@
 #   benchmark-tool/src/main/c/dtls-hs-steps.sh "stagecoach libcoap" "10 100 10" [WARMUP] [DURATION] [JVM flags]
 # Servers: stagecoach (the module's build), classes:DIR (stagecoach with element-connector
 # classes from DIR first on the class path, e.g. another commit's), stagecoach-warm:N (stagecoach
-# started with --dtls-warmup N: N in-process handshakes before it binds its port), libcoap
+# started with --dtls-warmup N: N in-process handshakes before it binds its port), stagecoach-netty
+# (the same on the Netty UDP connector: --dtls-transport netty), libcoap
 # (coap-server-openssl). "ready after" is the time from the server's start to its first answered
 # probe (a full handshake and a GET), the warm-up included.
 # Needs: mvn -B -o package -DskipTests -pl benchmark-tool -am, gcc, libssl-dev.
@@ -32,6 +33,7 @@ for s in $servers; do
     stagecoach) cmd="java $opts -cp $cpb $main"; path=benchmark ;;
     classes:*) cmd="java $opts -cp ${s#classes:}:$cpb $main"; path=benchmark ;;
     stagecoach-warm:*) cmd="java $opts -cp $cpb $main --dtls-warmup ${s#stagecoach-warm:}"; path=benchmark ;;
+    stagecoach-netty) cmd="java $opts -cp $cpb $main --dtls-transport netty"; path=benchmark ;;
     libcoap) cmd="coap-server-openssl -A 127.0.0.1 -p $((port - 1)) -k $key"; path=/ ;;
     *) echo "unknown server $s" >&2; exit 2 ;;
   esac
