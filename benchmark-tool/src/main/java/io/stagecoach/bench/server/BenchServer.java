@@ -155,8 +155,7 @@ public final class BenchServer {
             try {
                 DtlsWarmUp.Result r = DtlsWarmUp.of(template, warmUp, warmUpClients, Duration.ofSeconds(60)).run();
                 System.err.println("sc-server DTLS warm-up: " + r.completed() + " handshakes (" + r.failed()
-                        + " failed) from " + warmUpClients + " clients in " + r.elapsed().toMillis() + " ms (" + r.compilerWait().toMillis()
-                        + " ms of it waiting for the JIT compilers to go idle)");
+                        + " failed) from " + warmUpClients + " clients in " + r.elapsed().toMillis() + " ms");
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -9,8 +9,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.bouncycastle.tls.DTLSClientProtocol;
 import org.bouncycastle.tls.DTLSTransport;
@@ -32,14 +30,6 @@ import org.bouncycastle.tls.UDPTransport;
  * connector is stopped before {@link #run} returns: the warm-up leaves no socket, thread or
  * session behind, only compiled code. The client side's work is a cost of the warm-up only.
  *
- * <p>The handshakes run in {@value #ROUNDS} rounds; after each {@link #run} waits, within the same limit, until the process has used
- * almost no CPU for {@value #QUIET_POLLS} polls of {@value #POLL_MS} ms: the JIT compilers' queue,
- * filled by the handshakes but starved of the core while they ran, is worked off before the server
- * takes load instead of competing with its first clients for the core (measured in
- * docs/benchmarks/dtls.md). The process's CPU time is read, not the compilers' total time, because
- * that grows only when a compilation ends and one large C2 compilation can take longer than the
- * polls; so anything else that keeps the process busy meanwhile extends the wait, up to the limit.
- *
  * <p>Immutable; {@link #run} may be called more than once.
  */
 public final class DtlsWarmUp {
@@ -48,26 +38,6 @@ public final class DtlsWarmUp {
     public static final int DEFAULT_CLIENTS = 4;
 
     private static final String IDENTITY = "stagecoach-warm-up";
-
-    /**
-     * The handshakes run in this many rounds with a wait for idle compilers before each later round
-     * and after the last. While the C2 compiler's queue is long, HotSpot's tiered policy keeps newly
-     * hot methods at C1 without profiling and raises the invocation counts that send a method to C2
-     * with the queue's length; the per-handshake server methods then reached C2 only under real
-     * load, after a warm-up of thousands of handshakes (docs/benchmarks/dtls.md). Each round after
-     * a wait starts with an empty queue. Measured, this did not take C2 out of a fresh server's
-     * first seconds under real clients (it still took about a fifth of the core there).
-     */
-    static final int ROUNDS = 4;
-
-    /** Interval at which the process's CPU time is read while waiting for the compilers to go idle. */
-    static final int POLL_MS = 100;
-
-    /**
-     * Consecutive polls in which the process used at most a tenth of one core (the CPU time the
-     * kernel reports moves in clock ticks, 10 ms on Linux): the compilers are idle.
-     */
-    static final int QUIET_POLLS = 3;
 
     private final DtlsConnectorConfig template;
     private final int handshakes;
@@ -104,12 +74,8 @@ public final class DtlsWarmUp {
         return new DtlsWarmUp(template, handshakes, clients, limit);
     }
 
-    /**
-     * What a warm-up did: handshakes completed and failed, its wall-clock time in all, and the part
-     * of it spent waiting for the JIT compilers to go idle after the handshakes (zero where the
-     * platform does not report the process's CPU time).
-     */
-    public record Result(int completed, int failed, Duration elapsed, Duration compilerWait) {
+    /** What a warm-up did: handshakes completed and failed, and its wall-clock time. */
+    public record Result(int completed, int failed, Duration elapsed) {
     }
 
     /**
@@ -121,7 +87,7 @@ public final class DtlsWarmUp {
     public Result run() throws IOException {
         long start = System.nanoTime();
         if (handshakes == 0) {
-            return new Result(0, 0, Duration.ZERO, Duration.ZERO);
+            return new Result(0, 0, Duration.ZERO);
         }
         byte[] secret = new byte[16];
         SecureRandom random = new SecureRandom();
@@ -155,29 +121,22 @@ public final class DtlsWarmUp {
                 .retransmissionTimeout(template.retransmissionTimeout())
                 .buildConfig();
         long deadline = start + limit.toNanos();
-        AtomicInteger left = new AtomicInteger();
+        AtomicInteger left = new AtomicInteger(handshakes);
         AtomicInteger completed = new AtomicInteger();
         AtomicInteger failed = new AtomicInteger();
-        long waited = 0;
         server.start();
+        List<Thread> threads = new ArrayList<>();
         try {
             InetSocketAddress target = new InetSocketAddress(loopback, server.getAddress().getPort());
-            for (int round = 0; round < ROUNDS && System.nanoTime() - deadline < 0; round++) {
-                if (round > 0) {
-                    waited += awaitCompilersIdle(deadline);
-                }
-                left.set((int) ((long) handshakes * (round + 1) / ROUNDS - (long) handshakes * round / ROUNDS));
-                List<Thread> threads = new ArrayList<>();
-                for (int i = 0; i < clients; i++) {
-                    Thread t = new Thread(() -> handshakeLoop(client, target, deadline, left, completed, failed),
-                            "stagecoach-dtls-warm-up-" + i);
-                    t.setDaemon(true);
-                    threads.add(t);
-                    t.start();
-                }
-                for (Thread t : threads) {
-                    t.join();
-                }
+            for (int i = 0; i < clients; i++) {
+                Thread t = new Thread(() -> handshakeLoop(client, target, deadline, left, completed, failed),
+                        "stagecoach-dtls-warm-up-" + i);
+                t.setDaemon(true);
+                threads.add(t);
+                t.start();
+            }
+            for (Thread t : threads) {
+                t.join();
             }
         } catch (InterruptedException e) {
             left.set(0);
@@ -186,36 +145,7 @@ public final class DtlsWarmUp {
             server.stop();
             server.destroy();
         }
-        waited += awaitCompilersIdle(deadline);
-        return new Result(completed.get(), failed.get(), Duration.ofNanos(System.nanoTime() - start), Duration.ofNanos(waited));
-    }
-
-    /**
-     * Sleeps until the process's CPU time stops growing (the JIT compilers are done with what the
-     * handshakes queued), the deadline passes or the thread is interrupted (the flag is kept);
-     * returns the nanoseconds it waited.
-     */
-    private static long awaitCompilersIdle(long deadline) {
-        long start = System.nanoTime();
-        Optional<Duration> first = ProcessHandle.current().info().totalCpuDuration();
-        if (first.isEmpty() || Thread.currentThread().isInterrupted()) {
-            return 0;
-        }
-        long last = first.get().toNanos();
-        long quietBelow = TimeUnit.MILLISECONDS.toNanos(POLL_MS) / 10;
-        int quiet = 0;
-        while (quiet < QUIET_POLLS && System.nanoTime() - deadline < 0) {
-            try {
-                Thread.sleep(POLL_MS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-            long now = ProcessHandle.current().info().totalCpuDuration().map(Duration::toNanos).orElse(last);
-            quiet = now - last <= quietBelow ? quiet + 1 : 0;
-            last = now;
-        }
-        return System.nanoTime() - start;
+        return new Result(completed.get(), failed.get(), Duration.ofNanos(System.nanoTime() - start));
     }
 
     private static void handshakeLoop(DtlsConnectorConfig client, InetSocketAddress target, long deadline,

@@ -2,7 +2,6 @@ package io.stagecoach.elements.dtls;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -32,15 +31,13 @@ class DtlsWarmUpTest {
 
         assertEquals(12, r.completed());
         assertEquals(0, r.failed());
-        // the waits for idle compilers between and after the rounds are part of the elapsed time
-        assertTrue(!r.compilerWait().isNegative() && r.compilerWait().compareTo(r.elapsed()) <= 0, r.toString());
     }
 
     @Test
     void zeroHandshakesDoNothing() throws Exception {
         DtlsWarmUp.Result r = DtlsWarmUp.of(server(), 0, 1, Duration.ofSeconds(1)).run();
 
-        assertEquals(new DtlsWarmUp.Result(0, 0, Duration.ZERO, Duration.ZERO), r);
+        assertEquals(new DtlsWarmUp.Result(0, 0, Duration.ZERO), r);
     }
 
     @Test
