@@ -16,6 +16,7 @@ import io.stagecoach.core.network.MessageInterceptor;
 import io.stagecoach.core.network.stack.LayerStack;
 import io.stagecoach.core.server.CoapResource;
 import io.stagecoach.core.server.CoapServer;
+import io.stagecoach.elements.testing.Await;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -51,10 +52,7 @@ class SealingLayerTest {
         if (server != null) {
             // The server completes a piggybacked exchange just after handing its answer to the
             // connector, so the client can hold the answer a moment before: wait, bounded.
-            long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-            while (server.endpoints().get(0).openExchanges() != 0 && System.nanoTime() - end < 0) {
-                Thread.sleep(5);
-            }
+            Await.until(() -> server.endpoints().get(0).openExchanges() == 0, Duration.ofSeconds(10));
             assertEquals(0, server.endpoints().get(0).openExchanges(), "server exchanges left");
             server.destroy();
         }

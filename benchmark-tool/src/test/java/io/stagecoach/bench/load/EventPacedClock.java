@@ -1,5 +1,6 @@
 package io.stagecoach.bench.load;
 
+import io.stagecoach.elements.testing.Await;
 import io.stagecoach.elements.time.VirtualClock;
 import java.time.Duration;
 import java.util.Objects;
@@ -125,13 +126,8 @@ public final class EventPacedClock implements StepClock {
         }
         if (phase != StepListener.Phase.COOLDOWN) {
             Window w = windows.open(progress);
-            long end = System.nanoTime() + LIMIT.toNanos();
-            while (!w.reached()) {
-                if (System.nanoTime() - end >= 0) {
-                    throw new AssertionError("a step's " + phase + " wait did not see " + w.describe() + " within "
-                            + LIMIT);
-                }
-                Thread.sleep(5);
+            if (!Await.until(w::reached, LIMIT)) {
+                throw new AssertionError("a step's " + phase + " wait did not see " + w.describe() + " within " + LIMIT);
             }
             waits.incrementAndGet();
         }

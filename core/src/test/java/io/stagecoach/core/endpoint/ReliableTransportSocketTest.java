@@ -15,6 +15,7 @@ import io.stagecoach.core.config.CoapConfig;
 import io.stagecoach.core.server.CoapResource;
 import io.stagecoach.core.server.CoapServer;
 import io.stagecoach.elements.tcp.TcpConnectorConfig.Transport;
+import io.stagecoach.elements.testing.Await;
 import io.stagecoach.elements.testing.TestCertificates;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
 import io.stagecoach.elements.config.Configuration;
@@ -142,11 +143,8 @@ class ReliableTransportSocketTest {
 
         client.close(); // the client's endpoint goes, and its connection with it
         client = null;
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while ((obs.observerCount() > 0 || server.endpoints().get(0).observeRelations() > 0)
-                && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
+        Await.until(() -> obs.observerCount() == 0 && server.endpoints().get(0).observeRelations() == 0,
+                Duration.ofSeconds(10));
         assertEquals(0, obs.observerCount(), "the relation ends when its connection closes");
         assertEquals(0, server.endpoints().get(0).observeRelations());
         assertEquals(0, server.endpoints().get(0).openExchanges());

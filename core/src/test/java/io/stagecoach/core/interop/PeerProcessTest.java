@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.stagecoach.elements.testing.Await;
 import java.io.IOException;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
@@ -60,12 +61,8 @@ class PeerProcessTest {
     void closeEndsThePeerAndItsChildren() throws Exception {
         PeerProcess p = PeerProcess.start(List.of("/bin/sh", "-c", "sleep 60 & wait"));
         ProcessHandle self = ProcessHandle.of(p.pid()).orElseThrow();
-        // The child appears after the shell forked it: look again every 10 ms, with a deadline
-        // (no busy spin: on a loaded machine it would take the CPU the shell needs to fork).
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (self.descendants().findAny().isEmpty() && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
+        // The child appears after the shell forked it.
+        Await.until(() -> self.descendants().findAny().isPresent(), Duration.ofSeconds(10));
         List<ProcessHandle> children = self.descendants().toList();
         assertFalse(children.isEmpty(), "sh should have started sleep: " + p.describe());
 

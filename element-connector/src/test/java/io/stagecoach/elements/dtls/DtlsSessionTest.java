@@ -13,6 +13,7 @@ import io.stagecoach.elements.PeerPrincipal;
 import io.stagecoach.elements.RawData;
 import io.stagecoach.elements.RebindingConnector;
 import io.stagecoach.elements.dtls.DtlsTestSupport.Inbox;
+import io.stagecoach.elements.testing.Await;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
 import io.stagecoach.elements.time.VirtualClock;
 import io.stagecoach.elements.udp.UdpConnector;
@@ -50,12 +51,8 @@ class DtlsSessionTest {
 
     /** Waits for a condition another thread makes true; bounded. */
     static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_S);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(5);
+        if (!Await.until(condition, Duration.ofSeconds(TIMEOUT_S))) {
+            throw new AssertionError("timed out waiting for " + what);
         }
     }
 

@@ -11,6 +11,7 @@ import io.stagecoach.elements.RawData;
 import io.stagecoach.elements.StreamConnector;
 import io.stagecoach.elements.StreamFramer;
 import io.stagecoach.elements.tcp.TcpConnectorConfig.Transport;
+import io.stagecoach.elements.testing.Await;
 import io.stagecoach.elements.testing.TestCertificates;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
 import java.io.ByteArrayOutputStream;
@@ -21,6 +22,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -243,10 +245,7 @@ class NettyTcpConnectorTest {
                 Socket c = new Socket(InetAddress.getLoopbackAddress(), port)) {
             c.setSoTimeout(5000);
             assertEquals(-1, c.getInputStream().read(), "the third connection is closed");
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-            while (server.connections() != 2 && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
+            Await.until(() -> server.connections() == 2, Duration.ofSeconds(5));
             assertEquals(2, server.connections());
             assertEquals(1, server.refusedConnections());
         }

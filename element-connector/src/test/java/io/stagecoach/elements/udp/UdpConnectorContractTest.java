@@ -15,6 +15,7 @@ import io.stagecoach.elements.SendCallback;
 import io.stagecoach.elements.SendFailedException;
 import io.stagecoach.elements.SendFailedException.Reason;
 import io.stagecoach.elements.netty.NettyUdpConnector;
+import io.stagecoach.elements.testing.Await;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -22,6 +23,7 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -434,12 +436,8 @@ class UdpConnectorContractTest {
             assertTrue(last.await(TIMEOUT_S, TimeUnit.SECONDS), "the datagram after 50 deaths arrived");
         }
         assertEquals(50, server.counters().receiverRestarts());
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_S);
-        while (liveReceiveThreads() > 1 && System.nanoTime() < deadline) {
-            // The last dead threads may still be ending: look again in 5 ms (a yield loop over
-            // Thread.getAllStackTraces() would take the CPU they need on a loaded machine).
-            Thread.sleep(5);
-        }
+        // The last dead threads may still be ending.
+        Await.until(() -> liveReceiveThreads() <= 1, Duration.ofSeconds(TIMEOUT_S));
         assertEquals(1, liveReceiveThreads(), "live stagecoach-udp-recv threads");
     }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.stagecoach.elements.testing.Await;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
 import io.stagecoach.elements.time.VirtualClock;
 import io.stagecoach.examples.plugtest.PlugtestText;
@@ -194,16 +195,9 @@ class ClientCommandTest {
         assertTrue(awaitObservers(0), server.observers("obs") + " observer(s) left after " + r);
     }
 
-    /** Looks every 10 ms, at most {@link #WAIT}, whether /obs has {@code count} observers. */
+    /** Waits, at most {@link #WAIT}, until /obs has {@code count} observers; returns whether it came to that. */
     private static boolean awaitObservers(int count) throws InterruptedException {
-        long end = System.nanoTime() + WAIT.toNanos();
-        while (server.observers("obs") != count) {
-            if (System.nanoTime() - end >= 0) {
-                return false;
-            }
-            Thread.sleep(10);
-        }
-        return true;
+        return Await.until(() -> server.observers("obs") == count, WAIT);
     }
 
     /** An output stream the test can wait on: it wakes waiters whenever something is written. */

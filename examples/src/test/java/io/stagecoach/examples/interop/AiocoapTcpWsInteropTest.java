@@ -7,6 +7,7 @@ import io.stagecoach.core.interop.InteropPeers;
 import io.stagecoach.core.interop.LoopbackPorts;
 import io.stagecoach.core.interop.Peer;
 import io.stagecoach.core.interop.PeerProcess;
+import io.stagecoach.elements.testing.Await;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
 import io.stagecoach.examples.plugtest.PlugtestText;
 import java.nio.charset.StandardCharsets;
@@ -77,20 +78,14 @@ class AiocoapTcpWsInteropTest {
         Path exe = InteropPeers.fromEnvironment().assumePeer(Peer.AIOCOAP_CLIENT);
         try (PeerProcess p = PeerProcess.start(List.of("/usr/bin/env", "PYTHONUNBUFFERED=1", exe.toString(),
                 "-vvv", "--observe", plugtest.uri(scheme, "/obs")))) {
-            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
             // aiocoap-client 0.4.17 prints the first answer only (it cancels the observation locally
             // once that arrives, over UDP too); its transport logs every notification that arrives
-            while (notifications(p.stderr()) < 4 && System.nanoTime() < deadline) {
-                Thread.sleep(50);
-            }
+            Await.until(() -> notifications(p.stderr()) >= 4, Duration.ofSeconds(10));
             assertTrue(notifications(p.stderr()) >= 4, "notifications every 200 ms:\n" + p.describe());
             assertTrue(p.stdout().matches("(?s)\\d\\d:\\d\\d:\\d\\d.*"), "registration answer printed:\n" + p.describe());
             assertEquals(1, plugtest.observers("obs"));
         }
-        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        while (plugtest.observers("obs") > 0 && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
+        Await.until(() -> plugtest.observers("obs") == 0, Duration.ofSeconds(5));
         assertEquals(0, plugtest.observers("obs"), "the relation ended with the client's connection");
     }
 

@@ -8,6 +8,7 @@ import io.stagecoach.core.interop.InteropPeers;
 import io.stagecoach.core.interop.LoopbackPorts;
 import io.stagecoach.core.interop.Peer;
 import io.stagecoach.core.interop.PeerProcess;
+import io.stagecoach.elements.testing.Await;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
 import io.stagecoach.examples.plugtest.PlugtestText;
 import java.nio.file.Files;
@@ -82,10 +83,7 @@ class LibcoapTcpInteropTest {
         // each notification's payload is the time, printed without a newline
         long notifications = java.util.regex.Pattern.compile("\\d\\d:\\d\\d:\\d\\d").matcher(r.stdout()).results().count();
         assertTrue(notifications >= 3, "a notification every 200 ms:\n" + r.describe());
-        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        while (plugtest.observers("obs") > 0 && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
+        Await.until(() -> plugtest.observers("obs") == 0, Duration.ofSeconds(5));
         assertEquals(0, plugtest.observers("obs"), "the relation ended with the connection");
     }
 

@@ -6,6 +6,7 @@ import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.core.server.CoapResource;
 import io.stagecoach.core.server.CoapServer;
 import io.stagecoach.elements.config.Configuration;
+import io.stagecoach.elements.testing.Await;
 import io.stagecoach.elements.time.RealTimeScheduler;
 import io.stagecoach.elements.udp.UdpConnector;
 import io.stagecoach.examples.plugtest.Plugtest;
@@ -54,19 +55,12 @@ final class PlugtestFixture implements AutoCloseable {
     }
 
     /**
-     * Waits, looking every 10 ms, until {@code resource} has {@code count} observers, at most
-     * {@code timeout}; returns whether it came to that. For a peer that exits as soon as it has
-     * sent its deregistration: the server handles that datagram a moment later.
+     * Waits until {@code resource} has {@code count} observers, at most {@code timeout}; returns
+     * whether it came to that. For a peer that exits as soon as it has sent its deregistration:
+     * the server handles that datagram a moment later.
      */
     boolean awaitObservers(String resource, int count, Duration timeout) throws InterruptedException {
-        long end = System.nanoTime() + timeout.toNanos();
-        while (observers(resource) != count) {
-            if (System.nanoTime() - end >= 0) {
-                return false;
-            }
-            Thread.sleep(10);
-        }
-        return true;
+        return Await.until(() -> observers(resource) == count, timeout);
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.stagecoach.core.interop.PeerProcess;
 import io.stagecoach.core.server.CoapResource;
 import io.stagecoach.core.server.CoapServer;
 import io.stagecoach.elements.config.Configuration;
+import io.stagecoach.elements.testing.Await;
 import io.stagecoach.elements.testing.TestCertificates;
 import io.stagecoach.elements.time.RealTimeScheduler;
 import io.stagecoach.examples.plugtest.Plugtest;
@@ -56,16 +57,16 @@ final class ReliablePlugtest implements AutoCloseable {
 
     /** Waits until {@code port} on loopback accepts TCP connections (the peer is ready), or fails. */
     static void awaitTcp(int port, PeerProcess peer, Duration timeout) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
-                return;
-            } catch (IOException e) {
-                if (!peer.isAlive() || System.nanoTime() > deadline) {
-                    throw new AssertionError("peer not listening on TCP " + port + ": " + peer.describe(), e);
-                }
-                Thread.sleep(50);
-            }
+        if (!Await.until(() -> !peer.isAlive() || accepts(port), timeout) || !peer.isAlive()) {
+            throw new AssertionError("peer not listening on TCP " + port + ": " + peer.describe());
+        }
+    }
+
+    private static boolean accepts(int port) {
+        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            return true;
+        } catch (IOException e) {
+            return false;
         }
     }
 

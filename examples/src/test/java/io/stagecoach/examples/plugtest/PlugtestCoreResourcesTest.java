@@ -16,6 +16,7 @@ import io.stagecoach.core.coap.Type;
 import io.stagecoach.core.network.EndpointCounters;
 import io.stagecoach.core.testutil.Json;
 import io.stagecoach.elements.sim.LinkConditions;
+import io.stagecoach.elements.testing.Await;
 import java.io.ByteArrayInputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -216,7 +217,7 @@ class PlugtestCoreResourcesTest {
     }
 
     @Test
-    void fibonacciRunsOnItsOwnThreadAndRejectsBadInput() {
+    void fibonacciRunsOnItsOwnThreadAndRejectsBadInput() throws InterruptedException {
         CoapResponse r = fibonacci("20", 1);
         assertEquals(Code.CONTENT, r.code());
         assertEquals("6765", r.payloadText());
@@ -229,7 +230,7 @@ class PlugtestCoreResourcesTest {
      * are negative n, an n that overflows an int and a missing n.
      */
     @Test
-    void fibonacciAnswers400AboveItsCap() {
+    void fibonacciAnswers400AboveItsCap() throws InterruptedException {
         CoapResponse over = fibonacci(Integer.toString(BenchResources.MAX_FIBONACCI_N + 1), 1);
         assertEquals(Code.BAD_REQUEST, over.code());
         assertEquals("n must be 0.." + BenchResources.MAX_FIBONACCI_N + ", got 46", over.payloadText());
@@ -240,26 +241,14 @@ class PlugtestCoreResourcesTest {
     }
 
     /** GET /fibonacci?n=..; waits (bounded, real time) until its executor completed {@code tasks} tasks. */
-    private CoapResponse fibonacci(String n, int tasks) {
+    private CoapResponse fibonacci(String n, int tasks) throws InterruptedException {
         CompletableFuture<CoapResponse> f = sim.client("/fibonacci?n=" + n).getAsync();
         sim.clock.advance(PlugtestSim.ONE_WAY); // the request arrives and is handed to the executor
         ThreadPoolExecutor fib = sim.plugtest.fibonacciExecutor();
         // Real work on a real thread: wait for it (bounded), not for a timer.
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (fib.getCompletedTaskCount() < tasks && System.nanoTime() < deadline) {
-            sleepMillisecond(); // look again; a busy spin would take the CPU the handler needs on a loaded machine
-        }
+        Await.until(() -> fib.getCompletedTaskCount() >= tasks, Duration.ofSeconds(10));
         assertEquals(tasks, fib.getCompletedTaskCount(), "the handler ran on /fibonacci's own executor");
         return sim.await(f, Duration.ofSeconds(1));
-    }
-
-    private static void sleepMillisecond() {
-        try {
-            Thread.sleep(1);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted while waiting for /fibonacci's handler", e);
-        }
     }
 
     @Test
