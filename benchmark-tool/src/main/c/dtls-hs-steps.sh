@@ -12,7 +12,8 @@
 # Servers: stagecoach (the module's build), classes:DIR (stagecoach with element-connector
 # classes from DIR first on the class path, e.g. another commit's), stagecoach-warm:N (stagecoach
 # started with --dtls-warmup N: N in-process handshakes before it binds its port), stagecoach-netty
-# (the same on the Netty UDP connector: --dtls-transport netty), libcoap
+# (the same on the Netty UDP connector: --dtls-transport netty), netty-classes:DIR (that with
+# element-connector classes from DIR first), libcoap
 # (coap-server-openssl). "ready after" is the time from the server's start to its first answered
 # probe (a full handshake and a GET), the warm-up included.
 # Needs: mvn -B -o package -DskipTests -pl benchmark-tool -am, gcc, libssl-dev.
@@ -34,6 +35,7 @@ for s in $servers; do
     classes:*) cmd="java $opts -cp ${s#classes:}:$cpb $main"; path=benchmark ;;
     stagecoach-warm:*) cmd="java $opts -cp $cpb $main --dtls-warmup ${s#stagecoach-warm:}"; path=benchmark ;;
     stagecoach-netty) cmd="java $opts -cp $cpb $main --dtls-transport netty"; path=benchmark ;;
+    netty-classes:*) cmd="java $opts -cp ${s#netty-classes:}:$cpb $main --dtls-transport netty"; path=benchmark ;;
     libcoap) cmd="coap-server-openssl -A 127.0.0.1 -p $((port - 1)) -k $key"; path=/ ;;
     *) echo "unknown server $s" >&2; exit 2 ;;
   esac

@@ -53,6 +53,17 @@ public interface Connector {
         send(RawData.outbound(bytes, destination, null));
     }
 
+    /**
+     * Sends {@code data} on the calling thread where this connector can write its socket from any
+     * thread, skipping the hand-off to a thread of its own; otherwise as {@link #send(RawData)}
+     * (this default). For a caller that owns a few threads of its own whose every datagram would
+     * otherwise cost a thread switch (on a single core) while a peer waits for it: a DTLS
+     * handshake's flights. The caller may block briefly while the socket's send buffer is full.
+     */
+    default void sendDirect(RawData data) {
+        send(data);
+    }
+
     /** Where inbound datagrams go; set it before {@link #start()}. */
     void setRawDataReceiver(RawDataReceiver receiver);
 

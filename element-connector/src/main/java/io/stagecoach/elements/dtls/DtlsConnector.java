@@ -14,7 +14,6 @@ import io.stagecoach.elements.time.Cancellable;
 import io.stagecoach.elements.time.Clock;
 import io.stagecoach.elements.time.RealTimeScheduler;
 import io.stagecoach.elements.time.Scheduler;
-import io.stagecoach.elements.udp.UdpConnector;
 import io.stagecoach.elements.udp.UdpConnectorConfig;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -709,15 +708,15 @@ public final class DtlsConnector implements Connector {
     }
 
     /**
-     * A datagram of a handshake flight, from a handshake thread: written on that thread when the
-     * connector below is UDP, since the peer waits for it and a hand-off to the UDP sender thread
-     * costs a thread switch per flight on a single core ({@code docs/benchmarks/dtls.md}).
+     * A datagram of a handshake flight, from a handshake thread: written on that thread where the
+     * connector below can ({@link Connector#sendDirect}: the JDK and the Netty epoll UDP
+     * connectors), since the peer waits for it and a hand-off to the connector's sender thread or
+     * event loop costs a thread switch per flight on a single core ({@code docs/benchmarks/dtls.md}).
      */
     void sendFlight(byte[] datagram, EndpointContext to) {
-        if (transport instanceof UdpConnector udp) {
-            udp.sendDirect(RawData.outbound(datagram, to, null));
-        } else {
-            sendCiphertext(datagram, to, null);
+        Connector below = transport;
+        if (below != null) {
+            below.sendDirect(RawData.outbound(datagram, to, null));
         }
     }
 

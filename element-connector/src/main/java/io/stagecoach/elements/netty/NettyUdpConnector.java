@@ -101,6 +101,8 @@ public final class NettyUdpConnector implements Connector {
     private TrackingThreadFactory threadFactory;
 
     private final boolean allowEpoll;
+    /** A direct buffer per thread that calls {@link #sendDirect}: the native {@code sendto} reads only direct memory. */
+    private final ThreadLocal<ByteBuffer> directOut;
 
     /** Uses native epoll when available, else NIO. */
     public NettyUdpConnector(UdpConnectorConfig config) {
@@ -115,6 +117,7 @@ public final class NettyUdpConnector implements Connector {
         this.config = Objects.requireNonNull(config, "config");
         this.boundAddress = config.bindAddress();
         this.allowEpoll = allowEpoll;
+        this.directOut = ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(config.maxDatagramSize()));
     }
 
     /** Channels bound while running: {@code nettyChannels} with epoll, 1 with NIO; 0 when stopped. */
@@ -291,6 +294,39 @@ public final class NettyUdpConnector implements Connector {
             shard.writeFromElsewhere(new DatagramPacket(ch.alloc().directBuffer(data.size()).writeBytes(data.sharedBytes()),
                     data.context().peer()), data);
         }
+    }
+
+    /**
+     * Writes {@code data} on the calling thread with one {@code sendto} on the socket of the
+     * channel {@link #send(RawData)} would hand it to (chosen by the peer's hash), without the
+     * hand-off to that channel's event loop: a DTLS handshake thread's flight then costs no
+     * wake-up of the loop and no thread switch while the peer waits ({@code docs/benchmarks/dtls.md}).
+     * The kernel writes each datagram whole, so this does not disturb the loop's own writes to the
+     * socket; datagrams to one peer keep their order among those sent from one thread. On an
+     * event loop, on NIO (no epoll), and when the socket's send buffer is full this is
+     * {@link #send(RawData)}. The caller must not race {@link #stop()} (a DTLS connector joins its
+     * handshake threads before it stops the connector below).
+     */
+    @Override
+    public void sendDirect(RawData data) {
+        Shard[] all = shards;
+        if (!running || all == null || shardOfThread.getIfExists() != null || data.size() > config.maxDatagramSize()) {
+            send(data); // refused and counted there, or written on the loop without a hand-off
+            return;
+        }
+        Shard shard = all[Math.floorMod(data.context().peer().hashCode(), all.length)];
+        try {
+            if (shard.sendHere(data, directOut.get())) {
+                counters.incrementSent();
+                data.notifySent();
+                return;
+            }
+        } catch (IOException e) {
+            counters.incrementSendErrors();
+            notifyFailed(data, e, running);
+            return;
+        }
+        send(data); // the socket's send buffer is full (or not epoll): the loop writes it when it can
     }
 
     /**

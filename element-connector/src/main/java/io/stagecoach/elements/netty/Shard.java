@@ -5,7 +5,9 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOutboundBuffer;
+import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.socket.DatagramPacket;
+import io.netty.channel.unix.Socket;
 import io.netty.util.ReferenceCountUtil;
 import io.stagecoach.elements.ConnectorCounters;
 import io.stagecoach.elements.EndpointContext;
@@ -14,6 +16,7 @@ import io.stagecoach.elements.PeerContexts;
 import io.stagecoach.elements.RawData;
 import io.stagecoach.elements.RawDataReceiver;
 import io.stagecoach.elements.udp.UdpConnectorConfig;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -49,6 +52,8 @@ final class Shard extends ChannelInboundHandlerAdapter {
     final AtomicInteger queued = new AtomicInteger();
 
     private Channel channel;
+    /** The epoll channel's socket, for {@link #sendHere} from other threads; {@code null} on NIO. */
+    private volatile Socket socket;
     // event loop only
     private PacketSlots slots;
     /** The datagram being delivered, lent to the receiver (RawDataReceiver.receiveDatagram). */
@@ -83,6 +88,7 @@ final class Shard extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRegistered(ChannelHandlerContext ctx) {
         channel = ctx.channel();
+        socket = channel instanceof EpollDatagramChannel epoll ? (Socket) epoll.fd() : null;
         slots = new PacketSlots(channel.alloc(), config.batchSize(), config.maxDatagramSize());
         onLoop.run();
         ctx.fireChannelRegistered();
@@ -127,6 +133,25 @@ final class Shard extends ChannelInboundHandlerAdapter {
             return;
         }
         flushAndConfirm();
+    }
+
+    /**
+     * Any thread: writes {@code data} now with one {@code sendto} on this channel's socket, through
+     * {@code buffer} (direct, at least {@code udp.max-datagram-size} bytes).
+     *
+     * @return {@code false} if nothing was written: no epoll socket, closed, or its send buffer is
+     *         full ({@code EAGAIN}); the caller hands the datagram to the event loop instead
+     * @throws IOException the kernel refused the datagram
+     */
+    boolean sendHere(RawData data, ByteBuffer buffer) throws IOException {
+        Socket s = socket;
+        if (s == null || !s.isOpen()) {
+            return false;
+        }
+        InetSocketAddress to = data.context().peer();
+        buffer.clear();
+        buffer.put(data.sharedBytes(), 0, data.size());
+        return s.sendTo(buffer, 0, data.size(), to.getAddress(), to.getPort()) > 0;
     }
 
     /** Any thread: writes and flushes (Netty hands it to the event loop). */

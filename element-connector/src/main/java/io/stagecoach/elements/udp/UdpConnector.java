@@ -218,6 +218,7 @@ public final class UdpConnector implements Connector {
      * caller blocks while the socket's send buffer is full; a caller whose datagrams can wait
      * uses {@link #send}.
      */
+    @Override
     public void sendDirect(RawData data) {
         if (data.size() > config.maxDatagramSize()) {
             counters.incrementDroppedOversize();
