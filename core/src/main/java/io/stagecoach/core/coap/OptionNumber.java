@@ -32,6 +32,10 @@ public final class OptionNumber {
     }
 
     private static final Map<Integer, OptionNumber> KNOWN = new HashMap<>();
+    /** Numbers below this are looked up in {@link #BY_NUMBER}: every definition here, without boxing or hashing. */
+    private static final int TABLE_SIZE = 512;
+    /** The definitions by number, for numbers below {@link #TABLE_SIZE}; {@code null} for an unknown one. */
+    private static final OptionNumber[] BY_NUMBER = new OptionNumber[TABLE_SIZE];
 
     public static final OptionNumber IF_MATCH = define(1, "If-Match", Format.OPAQUE, 0, 8, true);
     public static final OptionNumber URI_HOST = define(3, "Uri-Host", Format.STRING, 1, 255, false);
@@ -70,6 +74,9 @@ public final class OptionNumber {
     /** Largest option number the wire format can carry (RFC 7252 §3.1). */
     public static final int MAX_NUMBER = 65535;
 
+    /** Longest value of an option without a definition here (an opaque 0..65535 bytes). */
+    static final int UNKNOWN_MAX_LENGTH = MAX_NUMBER;
+
     private final int number;
     private final String name;
     private final Format format;
@@ -93,19 +100,30 @@ public final class OptionNumber {
             boolean repeatable) {
         OptionNumber n = new OptionNumber(number, name, format, min, max, repeatable, true);
         KNOWN.put(number, n);
+        if (number < TABLE_SIZE) {
+            BY_NUMBER[number] = n;
+        }
         return n;
+    }
+
+    /**
+     * The definition of {@code number} here, or {@code null} for a number without one; a lookup
+     * in an array for every option of RFC 7252 and its extensions (the codec asks per option).
+     */
+    static OptionNumber known(int number) {
+        return number >= 0 && number < TABLE_SIZE ? BY_NUMBER[number] : KNOWN.get(number);
     }
 
     /** The registered option for {@code number}, or an unregistered opaque one. */
     public static OptionNumber valueOf(int number) {
-        OptionNumber n = KNOWN.get(number);
+        OptionNumber n = known(number);
         if (n != null) {
             return n;
         }
         if (number < 0 || number > MAX_NUMBER) {
             throw new IllegalArgumentException("option number must be 0..65535, got " + number);
         }
-        return new OptionNumber(number, "Option" + number, Format.OPAQUE, 0, MAX_NUMBER, false, false);
+        return new OptionNumber(number, "Option" + number, Format.OPAQUE, 0, UNKNOWN_MAX_LENGTH, false, false);
     }
 
     /** Every option number with a definition here, by number. */

@@ -306,8 +306,8 @@ public final class OptionSet implements Iterable<Option> {
     public boolean isValid(int i) {
         int n = number(i);
         if (i > 0 && number(i - 1) == n) {
-            OptionNumber def = OptionNumber.valueOf(n);
-            if (def.isKnown() && !def.isRepeatable()) {
+            OptionNumber def = OptionNumber.known(n);
+            if (def != null && !def.isRepeatable()) {
                 return false;
             }
         }
@@ -323,7 +323,10 @@ public final class OptionSet implements Iterable<Option> {
     }
 
     static boolean isValidValue(int number, byte[] b, int off, int len) {
-        OptionNumber def = OptionNumber.valueOf(number);
+        OptionNumber def = OptionNumber.known(number);
+        if (def == null) {
+            return len <= OptionNumber.UNKNOWN_MAX_LENGTH; // as valueOf's opaque definition of it
+        }
         if (!def.acceptsLength(len)) {
             return false;
         }

@@ -12,9 +12,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Consumer;
 
 /**
@@ -35,7 +35,8 @@ public class CoapResource implements Resource {
 
     private final String name;
     private final Map<String, Resource> children = new ConcurrentSkipListMap<>();
-    private final Map<Code, Consumer<CoapExchange>> handlers = new ConcurrentHashMap<>();
+    /** The handlers given with {@code onGet(..)} etc., by method code (0.01..0.31, RFC 7252 §12.1.1). */
+    private final AtomicReferenceArray<Consumer<CoapExchange>> handlers = new AtomicReferenceArray<>(32);
     private final LinkAttributes attributes = new LinkAttributes();
     private volatile Resource parent;
     private volatile Executor executor;
@@ -217,7 +218,7 @@ public class CoapResource implements Resource {
      */
     @Override
     public boolean allowsMethod(Code method) {
-        if (handlers.containsKey(method)) {
+        if (method.isRequest() && handlers.get(method.value()) != null) {
             return true;
         }
         String name = HANDLER_NAMES.get(method);
@@ -249,7 +250,7 @@ public class CoapResource implements Resource {
     };
 
     private void dispatch(Code method, CoapExchange exchange) {
-        Consumer<CoapExchange> h = handlers.get(method);
+        Consumer<CoapExchange> h = handlers.get(method.value());
         if (h == null) {
             exchange.respond(Code.METHOD_NOT_ALLOWED);
         } else {
@@ -287,7 +288,7 @@ public class CoapResource implements Resource {
     }
 
     private CoapResource on(Code method, Consumer<CoapExchange> handler) {
-        handlers.put(method, Objects.requireNonNull(handler, "handler"));
+        handlers.set(method.value(), Objects.requireNonNull(handler, "handler"));
         return this;
     }
 

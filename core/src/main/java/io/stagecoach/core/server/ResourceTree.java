@@ -21,6 +21,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * Uri-Path bytes as received: a hit compares the option values in place, without decoding them
  * into {@code String}s in a new list (~150 B per request). It is direct-mapped with
  * {@value #WIRE_SLOTS} slots, so it never grows; colliding paths just take the decoding lookup.
+ * Before hashing the path it tries the set of the last lookup: the parser hands requests whose
+ * options are encoded alike one shared, immutable {@link OptionSet}, so a server asked for one
+ * resource again and again finds it by one reference comparison.
  */
 public final class ResourceTree {
 
@@ -31,8 +34,22 @@ public final class ResourceTree {
     private record Cached(long version, Resource resource) {
     }
 
-    /** A hit of the byte-keyed cache: the Uri-Path values (segments) as received. */
-    private record WireHit(long version, byte[][] segments, Resource resource) {
+    /**
+     * A hit of the byte-keyed cache: the Uri-Path values (segments) as received. {@code lastSet}
+     * is the set it matched last, written without locks: any set stored there has these segments,
+     * and an {@link OptionSet} is immutable, so a reader sees a set that matches or a stale one.
+     */
+    private static final class WireHit {
+        final long version;
+        final byte[][] segments;
+        final Resource resource;
+        OptionSet lastSet;
+
+        WireHit(long version, byte[][] segments, Resource resource) {
+            this.version = version;
+            this.segments = segments;
+            this.resource = resource;
+        }
     }
 
     static final int WIRE_SLOTS = 256;
@@ -43,6 +60,8 @@ public final class ResourceTree {
     private final Root root = new Root();
     // Racy reads and writes are fine: a WireHit is immutable (final fields) and carries its version.
     private final WireHit[] wireCache = new WireHit[WIRE_SLOTS];
+    /** The hit of the last lookup through {@link #wireCache} (racy as the cache itself). */
+    private WireHit lastHit;
 
     /** The root resource; requests with an empty Uri-Path reach it (4.05 by default). */
     public CoapResource root() {
@@ -89,6 +108,11 @@ public final class ResourceTree {
      * without decoding the path when it was looked up before (see the class comment).
      */
     public Resource find(OptionSet options) {
+        long v = version.get();
+        WireHit last = lastHit;
+        if (last != null && last.lastSet == options && last.version == v) {
+            return last.resource; // the very set of the last lookup: same path, nothing to compare
+        }
         int hash = 1;
         int segments = 0;
         for (int i = 0; i < options.size(); i++) {
@@ -103,10 +127,11 @@ public final class ResourceTree {
         if (segments == 0) {
             return root;
         }
-        long v = version.get();
         int slot = (hash ^ (hash >>> 16)) & (WIRE_SLOTS - 1);
         WireHit hit = wireCache[slot];
         if (hit != null && hit.version == v && sameSegments(hit.segments, options)) {
+            hit.lastSet = options;
+            lastHit = hit;
             return hit.resource;
         }
         Resource r = find(options.uriPath());
@@ -173,6 +198,7 @@ public final class ResourceTree {
             version.incrementAndGet();
             cache.clear();
             Arrays.fill(wireCache, null); // stale entries would never match; this frees them
+            lastHit = null;
         }
 
         @Override

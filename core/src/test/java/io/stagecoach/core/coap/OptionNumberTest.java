@@ -68,4 +68,13 @@ class OptionNumberTest {
         assertEquals("Option2049", n.name());
         assertThrows(IllegalArgumentException.class, () -> OptionNumber.valueOf(65536));
     }
+
+    @Test
+    void valueOfFindsEveryDefinitionAndNothingElse() {
+        OptionNumber.known().forEach((number, def) -> assertSame(def, OptionNumber.valueOf(number), def.name()));
+        for (int number : new int[] {0, 2, 13, 253, 511, 512, 2049, 65535}) {
+            assertFalse(OptionNumber.valueOf(number).isKnown(), "Option" + number);
+            assertEquals(number, OptionNumber.valueOf(number).number());
+        }
+    }
 }

@@ -147,6 +147,26 @@ class ResourceTreeTest {
     }
 
     @Test
+    void findByOptionsKnowsTheSetOfTheLastLookupUntilTheTreeChanges() {
+        CoapResource a = CoapResource.named("a");
+        CoapResource b = CoapResource.named("b");
+        tree.add(a, b);
+        OptionSet shared = path("a"); // as the parser shares one set among requests encoded alike
+        assertSame(a, tree.find(shared), "decoded");
+        assertSame(a, tree.find(shared), "found by bytes");
+        assertSame(a, tree.find(shared), "the same set again");
+        assertSame(b, tree.find(path("b")), "another set between");
+        assertSame(a, tree.find(shared));
+
+        tree.root().removeChild(a);
+        assertNull(tree.find(shared), "removed: the set of the last lookup is stale");
+        CoapResource a2 = CoapResource.named("a");
+        tree.add(a2);
+        assertSame(a2, tree.find(shared));
+        assertSame(a2, tree.find(shared), "the replacement, not the original");
+    }
+
+    @Test
     void findByOptionsHandlesMorePathsThanCacheSlots() {
         for (int i = 0; i < 3 * ResourceTree.WIRE_SLOTS; i++) {
             tree.add(CoapResource.named("r" + i));

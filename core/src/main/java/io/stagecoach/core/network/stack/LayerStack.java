@@ -25,6 +25,12 @@ import java.util.Set;
  * at the top ({@link #sendRequest(Exchange, Request)} ...) and leave through the {@link Outbox};
  * incoming ones enter at the bottom ({@link #receiveRequest(Exchange, Request)} ...) and leave
  * through the {@link Inbox}. Calls run on the calling thread: the stack adds no hand-off.
+ *
+ * <p>A message skips the layers that would only pass it on: those that inherit the forwarding
+ * method of {@link AbstractLayer} for it (in the standard stack a request passes four layers
+ * instead of six, a response three). Each layer is a call the compiler cannot inline (the call
+ * site sees every layer class), so a hop saved is a call saved per message; what reaches each
+ * layer that acts is unchanged.
  */
 public final class LayerStack {
 
@@ -71,6 +77,14 @@ public final class LayerStack {
 
     private final Layer[] layers;
     private final LayerContext[] contexts;
+    // per direction, for each position: the layer there or the nearest one beyond it (toward the
+    // network for send, toward the resources for receive) that does more than forward the message
+    private final int[] sendRequestAt;
+    private final int[] sendResponseAt;
+    private final int[] sendEmptyAt;
+    private final int[] receiveRequestAt;
+    private final int[] receiveResponseAt;
+    private final int[] receiveEmptyAt;
     private final List<String> names;
     private final Set<OptionNumber> options;
     private final StackServices services;
@@ -90,9 +104,43 @@ public final class LayerStack {
             claimed.addAll(layer.options());
         }
         this.options = Set.copyOf(claimed);
+        this.sendRequestAt = actingToward(+1, "sendRequest", Request.class);
+        this.sendResponseAt = actingToward(+1, "sendResponse", Response.class);
+        this.sendEmptyAt = actingToward(+1, "sendEmpty", EmptyMessage.class);
+        this.receiveRequestAt = actingToward(-1, "receiveRequest", Request.class);
+        this.receiveResponseAt = actingToward(-1, "receiveResponse", Response.class);
+        this.receiveEmptyAt = actingToward(-1, "receiveEmpty", EmptyMessage.class);
         this.services = services;
         this.outbox = outbox;
         this.inbox = NO_INBOX;
+    }
+
+    /**
+     * For each position {@code i} (0..n-1), the first layer from {@code i} in direction
+     * {@code step} whose {@code method} does more than forward, or the end beyond the last layer
+     * ({@code n} going down, {@code -1} going up).
+     */
+    private int[] actingToward(int step, String method, Class<?> message) {
+        int n = layers.length;
+        int[] at = new int[n];
+        int next = step > 0 ? n : -1;
+        for (int i = step > 0 ? n - 1 : 0; i >= 0 && i < n; i -= step) {
+            if (!forwards(layers[i], method, message)) {
+                next = i;
+            }
+            at[i] = next;
+        }
+        return at;
+    }
+
+    /** Whether {@code layer} inherits {@link AbstractLayer}'s {@code method}, which only forwards. */
+    private static boolean forwards(Layer layer, String method, Class<?> message) {
+        try {
+            return layer.getClass().getMethod(method, LayerContext.class, Exchange.class, message)
+                    .getDeclaringClass() == AbstractLayer.class;
+        } catch (NoSuchMethodException e) {
+            throw new AssertionError("Layer declares " + method, e);
+        }
     }
 
     private static final Inbox NO_INBOX = new Inbox() {
@@ -154,7 +202,8 @@ public final class LayerStack {
         receiveEmpty(layers.length - 1, exchange, message);
     }
 
-    void sendRequest(int i, Exchange exchange, Request request) {
+    void sendRequest(int from, Exchange exchange, Request request) {
+        int i = from < layers.length ? sendRequestAt[from] : from;
         if (i < layers.length) {
             layers[i].sendRequest(contexts[i], exchange, request);
         } else {
@@ -162,7 +211,8 @@ public final class LayerStack {
         }
     }
 
-    void sendResponse(int i, Exchange exchange, Response response) {
+    void sendResponse(int from, Exchange exchange, Response response) {
+        int i = from < layers.length ? sendResponseAt[from] : from;
         if (i < layers.length) {
             layers[i].sendResponse(contexts[i], exchange, response);
         } else {
@@ -170,7 +220,8 @@ public final class LayerStack {
         }
     }
 
-    void sendEmpty(int i, Exchange exchange, EmptyMessage message) {
+    void sendEmpty(int from, Exchange exchange, EmptyMessage message) {
+        int i = from < layers.length ? sendEmptyAt[from] : from;
         if (i < layers.length) {
             layers[i].sendEmpty(contexts[i], exchange, message);
         } else {
@@ -178,7 +229,8 @@ public final class LayerStack {
         }
     }
 
-    void receiveRequest(int i, Exchange exchange, Request request) {
+    void receiveRequest(int from, Exchange exchange, Request request) {
+        int i = from >= 0 ? receiveRequestAt[from] : from;
         if (i >= 0) {
             layers[i].receiveRequest(contexts[i], exchange, request);
         } else {
@@ -186,7 +238,8 @@ public final class LayerStack {
         }
     }
 
-    void receiveResponse(int i, Exchange exchange, Response response) {
+    void receiveResponse(int from, Exchange exchange, Response response) {
+        int i = from >= 0 ? receiveResponseAt[from] : from;
         if (i >= 0) {
             layers[i].receiveResponse(contexts[i], exchange, response);
         } else {
@@ -194,7 +247,8 @@ public final class LayerStack {
         }
     }
 
-    void receiveEmpty(int i, Exchange exchange, EmptyMessage message) {
+    void receiveEmpty(int from, Exchange exchange, EmptyMessage message) {
+        int i = from >= 0 ? receiveEmptyAt[from] : from;
         if (i >= 0) {
             layers[i].receiveEmpty(contexts[i], exchange, message);
         } else {
