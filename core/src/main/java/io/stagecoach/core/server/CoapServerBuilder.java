@@ -11,6 +11,7 @@ import io.stagecoach.elements.config.UdpConnectorChoice;
 import io.stagecoach.elements.dtls.DtlsConnectorConfig;
 import io.stagecoach.elements.tcp.TlsCredentials;
 import io.stagecoach.elements.time.Scheduler;
+import io.stagecoach.elements.udp.BindFamily;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -249,7 +250,7 @@ public final class CoapServerBuilder {
 
     public CoapServer build() {
         if (endpoints.isEmpty()) {
-            udp(new InetSocketAddress(5683));
+            udp(BindFamily.everyInterface(5683));
         }
         return new CoapServer(this);
     }
