@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stagecoach.elements.Connector;
+import io.stagecoach.elements.EndpointContext;
 import io.stagecoach.elements.RawData;
+import io.stagecoach.elements.SendCallback;
+import io.stagecoach.elements.SendFailedException;
 import io.stagecoach.elements.netty.NettyUdpConnector;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
 import java.io.IOException;
@@ -24,6 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
@@ -122,6 +126,30 @@ class BindFamilyTest {
         assertFalse(boundIn("udp", port));
         assertAnswered(c, V4_LOOPBACK, peers);
         assertAnswered(c, address("::1"), peers);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void anIpv4SocketRefusesAnIpv6PeerAndCarriesOn(Kind kind) throws Exception {
+        BlockingQueue<InetSocketAddress> peers = new ArrayBlockingQueue<>(4);
+        Connector c = start(kind, new InetSocketAddress(V4_LOOPBACK, 0), peers);
+        CompletableFuture<Throwable> failed = new CompletableFuture<>();
+        c.send(RawData.outbound(new byte[] {0x40, 0, 0, 1}, EndpointContext.of(new InetSocketAddress(address("::1"), 5683)),
+                new SendCallback() {
+                    @Override
+                    public void onSent() {
+                        failed.completeExceptionally(new AssertionError("sent to IPv6 from an IPv4 socket"));
+                    }
+
+                    @Override
+                    public void onFailed(Throwable cause) {
+                        failed.complete(cause);
+                    }
+                }));
+        Throwable cause = failed.get(20, TimeUnit.SECONDS);
+        assertEquals(SendFailedException.Reason.IO_ERROR, assertInstanceOf(SendFailedException.class, cause).reason());
+        assertEquals(1, c.counters().sendErrors());
+        assertAnswered(c, V4_LOOPBACK, peers);
     }
 
     /**
