@@ -10,14 +10,15 @@ import java.nio.channels.DatagramChannel;
 /**
  * The address family a UDP connector opens its socket with: the family of the address it binds,
  * as libcoap does. An IPv4 address (including the IPv4 wildcard {@code 0.0.0.0}) gets an IPv4
- * socket, which serves IPv4 peers only; an IPv6 address gets an IPv6 socket, and the IPv6 wildcard
- * {@code [::]} stays dual-stack (IPv4 peers arrive as IPv4-mapped addresses, RFC 4291 §2.5.5.2,
- * which the connectors report as plain IPv4 addresses).
+ * socket, which serves IPv4 peers only; an IPv6 address gets an IPv6 socket, and the IPv6
+ * wildcard {@code [::]} stays dual-stack (with Linux's default {@code net.ipv6.bindv6only=0}):
+ * IPv4 peers arrive as IPv4-mapped addresses (RFC 4291 §2.5.5.2), which the connectors report as
+ * plain IPv4 addresses.
  *
  * <p>Why not always an IPv6 socket, as {@code DatagramChannel.open()} does: every datagram of a
  * dual-stack socket, IPv4 ones too, goes through the kernel's IPv6 UDP functions first
- * ({@code udpv6_sendmsg}, {@code udpv6_recvmsg}), measurably more CPU per request than an IPv4
- * socket (docs/benchmarks/physical-limit.md).
+ * ({@code udpv6_sendmsg}, {@code udpv6_recvmsg}): ~140 ns per request in a kernel profile of the
+ * server at saturation (docs/benchmarks/physical-limit.md), which an IPv4 socket does not spend.
  *
  * <p>Note for Java callers: {@code new InetSocketAddress(port)} is the IPv4 wildcard
  * ({@code 0.0.0.0}) in a default JVM, so it binds an IPv4-only socket here, where the JDK's own
