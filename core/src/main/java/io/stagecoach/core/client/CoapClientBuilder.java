@@ -10,6 +10,7 @@ import io.stagecoach.core.network.stack.LayerStack;
 import io.stagecoach.elements.config.Configuration;
 import io.stagecoach.elements.dtls.DtlsConnectorConfig;
 import io.stagecoach.elements.time.Scheduler;
+import io.stagecoach.elements.udp.BindFamily;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -39,7 +40,7 @@ public final class CoapClientBuilder {
 
     private final String uri;
     private final CoapEndpointBuilder endpointBuilder = CoapEndpoint.builder();
-    private InetSocketAddress bind = new InetSocketAddress(0);
+    private InetSocketAddress bind = BindFamily.everyInterface(0);
     private CoapEndpoint endpoint;
     private boolean customized;
     private Duration timeout;

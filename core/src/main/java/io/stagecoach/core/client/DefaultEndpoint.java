@@ -7,6 +7,7 @@ import io.stagecoach.elements.config.UdpConfig;
 import io.stagecoach.elements.config.UdpConnectorChoice;
 import io.stagecoach.elements.tcp.TcpConnectorConfig.Transport;
 import io.stagecoach.elements.tcp.TlsCredentials;
+import io.stagecoach.elements.udp.BindFamily;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -64,7 +65,7 @@ final class DefaultEndpoint {
             }
             Configuration c = config != null ? config : CoapConfig.builder().applySystemProperties().build();
             Transport transport = Transport.ofScheme(scheme);
-            CoapEndpoint e = (transport == null ? CoapEndpoint.builder().udp(new InetSocketAddress(0), clientConnector(c))
+            CoapEndpoint e = (transport == null ? CoapEndpoint.builder().udp(BindFamily.everyInterface(0), clientConnector(c))
                     : CoapEndpoint.builder().streamClient(transport, transport.isSecure() ? TlsCredentials.systemTrust()
                             : null)).config(c).build();
             try {

@@ -29,6 +29,7 @@ import io.stagecoach.elements.tcp.TcpConnectorConfig;
 import io.stagecoach.elements.tcp.TlsCredentials;
 import io.stagecoach.elements.time.RealTimeScheduler;
 import io.stagecoach.elements.time.Scheduler;
+import io.stagecoach.elements.udp.BindFamily;
 import io.stagecoach.elements.udp.UdpConnector;
 import io.stagecoach.elements.udp.UdpConnectorConfig;
 import java.net.InetSocketAddress;
@@ -48,7 +49,7 @@ import java.util.random.RandomGenerator;
  *
  * <pre>{@code
  * CoapEndpoint endpoint = CoapEndpoint.builder()
- *         .udp(new InetSocketAddress(5683))          // udp.* settings (udp.connector) from config
+ *         .udp(BindFamily.everyInterface(5683))      // [::]; udp.* settings (udp.connector) from config
  *         .config(CoapConfig.builder().loadFile(Path.of("stagecoach.properties")).build())
  *         .layers(stack -> stack.addAbove(LayerStack.TOKEN, "seal", new SealLayer()))
  *         .build();
@@ -98,7 +99,9 @@ public final class CoapEndpointBuilder {
      * configuration's {@code udp.connector} says. Its default, {@link UdpConnectorChoice#AUTO}, is
      * the Netty epoll connector where Netty's native epoll transport loads (Linux with
      * {@code netty-transport-native-epoll} on the class path) and the JDK connector everywhere
-     * else, so an application without Netty runs unchanged.
+     * else, so an application without Netty runs unchanged. The socket takes {@code bind}'s
+     * family ({@link BindFamily}): an IPv4 address ({@code 0.0.0.0} too) is an IPv4 socket,
+     * {@link BindFamily#everyInterface} ({@code [::]}) a dual-stack one.
      */
     public CoapEndpointBuilder udp(InetSocketAddress bind) {
         Objects.requireNonNull(bind, "bind");

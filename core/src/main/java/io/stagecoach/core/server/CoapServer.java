@@ -4,6 +4,7 @@ import io.stagecoach.core.config.CoapConfig;
 import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.core.network.internal.Overload;
 import io.stagecoach.core.server.internal.ObserverBudget;
+import io.stagecoach.elements.udp.BindFamily;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -49,7 +50,7 @@ public final class CoapServer {
 
     /** A server on UDP port {@code port} of every interface; 0 picks a free port at {@link #start()}. */
     public CoapServer(int port) {
-        this(builder().udp(new InetSocketAddress(port)));
+        this(builder().udp(BindFamily.everyInterface(port)));
     }
 
     /** A server on the default CoAP port 5683 (RFC 7252 §6.1) of every interface. */

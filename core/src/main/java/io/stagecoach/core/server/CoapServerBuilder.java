@@ -11,6 +11,7 @@ import io.stagecoach.elements.config.UdpConnectorChoice;
 import io.stagecoach.elements.dtls.DtlsConnectorConfig;
 import io.stagecoach.elements.tcp.TlsCredentials;
 import io.stagecoach.elements.time.Scheduler;
+import io.stagecoach.elements.udp.BindFamily;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,8 +27,8 @@ import java.util.function.Supplier;
  * <pre>{@code
  * CoapServer server = CoapServer.builder()
  *         .config(CoapConfig.builder().loadFile(Path.of("stagecoach.properties")).build())
- *         .udp(new InetSocketAddress(5683))
- *         .netty(new InetSocketAddress(5783))
+ *         .udp(BindFamily.everyInterface(5683))       // [::]: IPv4 and IPv6 peers
+ *         .netty(BindFamily.everyInterface(5783))
  *         .layers(stack -> stack.addAbove(LayerStack.TOKEN, "seal", new SealLayer()))
  *         .resourceThreads(4, 1000)
  *         .build();
@@ -62,7 +63,10 @@ public final class CoapServerBuilder {
     /**
      * An endpoint on a UDP connector bound to {@code bind} (port 0: a free port), the one
      * {@code udp.connector} names: by default the Netty epoll connector where Netty's native epoll
-     * transport loads (Linux), else the JDK connector (see {@link CoapEndpointBuilder#udp}).
+     * transport loads (Linux), else the JDK connector (see {@link CoapEndpointBuilder#udp}). The
+     * socket takes {@code bind}'s family ({@link BindFamily}): {@code 0.0.0.0}, which is also
+     * {@code new InetSocketAddress(port)}, serves IPv4 only; {@link BindFamily#everyInterface}
+     * ({@code [::]}) serves both.
      */
     public CoapServerBuilder udp(InetSocketAddress bind) {
         Objects.requireNonNull(bind, "bind");
@@ -249,7 +253,7 @@ public final class CoapServerBuilder {
 
     public CoapServer build() {
         if (endpoints.isEmpty()) {
-            udp(new InetSocketAddress(5683));
+            udp(BindFamily.everyInterface(5683));
         }
         return new CoapServer(this);
     }

@@ -3,6 +3,7 @@ package io.stagecoach.elements.netty;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFactory;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -13,6 +14,7 @@ import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.epoll.EpollEventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.DatagramPacket;
+import io.netty.channel.socket.InternetProtocolFamily;
 import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.channel.unix.IntegerUnixChannelOption;
 import io.netty.util.concurrent.DefaultThreadFactory;
@@ -24,6 +26,7 @@ import io.stagecoach.elements.RawData;
 import io.stagecoach.elements.RawDataReceiver;
 import io.stagecoach.elements.SendFailedException.Reason;
 import io.stagecoach.elements.SendFailedException;
+import io.stagecoach.elements.udp.BindFamily;
 import io.stagecoach.elements.udp.UdpConnectorConfig;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -165,7 +168,7 @@ public final class NettyUdpConnector implements Connector {
             threadFactory = new TrackingThreadFactory();
             group = epoll ? new EpollEventLoopGroup(loops, threadFactory) : new NioEventLoopGroup(1, threadFactory);
             Bootstrap bootstrap = new Bootstrap().group(group)
-                    .channel(epoll ? EpollDatagramChannel.class : NioDatagramChannel.class)
+                    .channelFactory(channels(epoll, BindFamily.isIpv4(config.bindAddress())))
                     .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
                     // a batch of slots per read: recvmmsg fills up to `batch` datagrams at once
                     .option(ChannelOption.RCVBUF_ALLOCATOR,
@@ -212,6 +215,18 @@ public final class NettyUdpConnector implements Connector {
     }
 
     /**
+     * Channels of the bind address's family ({@link BindFamily}): an IPv4 address gets IPv4
+     * sockets, whose datagrams skip the kernel's IPv6 UDP path that a dual-stack socket takes for
+     * IPv4 peers too; an IPv6 address gets Netty's default, an IPv6 (for {@code [::]} dual-stack) socket.
+     */
+    private static ChannelFactory<Channel> channels(boolean epoll, boolean ipv4) {
+        if (epoll) {
+            return ipv4 ? () -> new EpollDatagramChannel(InternetProtocolFamily.IPv4) : EpollDatagramChannel::new;
+        }
+        return ipv4 ? () -> new NioDatagramChannel(InternetProtocolFamily.IPv4) : NioDatagramChannel::new;
+    }
+
+    /**
      * The address to bind the SO_REUSEPORT channels to, after checking that no socket holds it:
      * sockets that all set SO_REUSEPORT (same user) may share a port, so without this a second
      * server on a port in use would bind without an error and take part of the first one's
@@ -220,7 +235,7 @@ public final class NettyUdpConnector implements Connector {
      * the channels take its port.
      */
     private static InetSocketAddress exclusivePort(InetSocketAddress requested) throws IOException {
-        try (DatagramChannel probe = DatagramChannel.open()) {
+        try (DatagramChannel probe = BindFamily.open(requested)) {
             probe.bind(requested);
             return new InetSocketAddress(requested.getAddress(), ((InetSocketAddress) probe.getLocalAddress()).getPort());
         }

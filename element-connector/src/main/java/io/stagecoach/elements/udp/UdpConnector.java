@@ -94,7 +94,8 @@ public final class UdpConnector implements Connector {
             if (state == State.DESTROYED) {
                 throw new IllegalStateException("connector destroyed");
             }
-            DatagramChannel ch = DatagramChannel.open();
+            // the bind address's family: an IPv4 address gets an IPv4 socket, not a dual-stack one
+            DatagramChannel ch = BindFamily.open(config.bindAddress());
             try {
                 if (config.receiveBufferSize() > 0) {
                     ch.setOption(StandardSocketOptions.SO_RCVBUF, config.receiveBufferSize());

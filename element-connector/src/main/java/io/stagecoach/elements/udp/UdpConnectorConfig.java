@@ -12,8 +12,9 @@ import java.util.Objects;
  *
  * <p>The defaults and bounds are those of the {@link UdpConfig} definitions, their one source
  * (documented, with the reasons, in {@code docs/configuration.md}); {@link Builder#apply} takes
- * every {@code udp.*} value of a {@link Configuration}. The bind address defaults to the
- * wildcard address, port 5683 (RFC 7252 §6.1). The JDK connector ignores
+ * every {@code udp.*} value of a {@link Configuration}. The bind address defaults to every
+ * interface, IPv4 and IPv6 ({@link BindFamily#everyInterface}: {@code [::]}, dual-stack), port 5683
+ * (RFC 7252 §6.1); the socket takes the bind address's family ({@link BindFamily}). The JDK connector ignores
  * {@link #nettyChannels()}, {@link #batchSize()} and {@link #dontFragment()}; the Netty connector ignores the thread counts.
  */
 public final class UdpConnectorConfig {
@@ -127,7 +128,7 @@ public final class UdpConnectorConfig {
      * so a bad value fails at the line that set it.
      */
     public static final class Builder {
-        private InetSocketAddress bindAddress = new InetSocketAddress(DEFAULT_PORT);
+        private InetSocketAddress bindAddress = BindFamily.everyInterface(DEFAULT_PORT);
         private int receiverThreads = UdpConfig.RECEIVER_THREADS.defaultValue();
         private int senderThreads = UdpConfig.SENDER_THREADS.defaultValue();
         private int outboundQueueCapacity = UdpConfig.OUTBOUND_QUEUE_CAPACITY.defaultValue();
@@ -170,7 +171,12 @@ public final class UdpConnectorConfig {
             return this;
         }
 
-        /** A resolved IPv4 or IPv6 address; port 0 picks a free port at {@code start()}. */
+        /**
+         * A resolved IPv4 or IPv6 address; port 0 picks a free port at {@code start()}. The socket
+         * takes its family ({@link BindFamily}): an IPv4 address, {@code 0.0.0.0} and
+         * {@code new InetSocketAddress(port)} included, serves IPv4 peers only; {@code [::]}
+         * ({@link BindFamily#everyInterface}) serves both.
+         */
         public Builder bindAddress(InetSocketAddress address) {
             Objects.requireNonNull(address, "bindAddress");
             if (address.isUnresolved()) {

@@ -21,6 +21,7 @@ import io.stagecoach.elements.dtls.DtlsConnectorConfig;
 import io.stagecoach.elements.tcp.TcpConnectorConfig.Transport;
 import io.stagecoach.elements.tcp.TlsCredentials;
 import io.stagecoach.elements.time.Scheduler;
+import io.stagecoach.elements.udp.BindFamily;
 import io.stagecoach.elements.udp.UdpConnector;
 import io.stagecoach.examples.plugtest.Plugtest;
 import java.io.IOException;
@@ -140,7 +141,7 @@ public final class ClientCommand {
     static RebindingConnector rebinding(ClientOptions o) {
         Configuration config = config(o);
         return new RebindingConnector(() -> UdpConnector.builder().apply(config)
-                .bindAddress(new InetSocketAddress(0)).build());
+                .bindAddress(BindFamily.everyInterface(0)).build());
     }
 
     static int exitStatus(Code code) {
@@ -198,7 +199,7 @@ public final class ClientCommand {
             if (rebinding != null) {
                 b.connector(rebinding);
             } else {
-                b.udp(new InetSocketAddress(0));
+                b.udp(BindFamily.everyInterface(0));
             }
         } else {
             TlsCredentials credentials = transport.isSecure() ? CliCredentials.tlsClient(o) : null;

@@ -16,6 +16,7 @@ import io.stagecoach.elements.dtls.DtlsWarmUp;
 import io.stagecoach.elements.netty.NettyUdpConnector;
 import io.stagecoach.elements.tcp.TlsCredentials;
 import io.stagecoach.elements.time.RealTimeScheduler;
+import io.stagecoach.elements.udp.BindFamily;
 import io.stagecoach.examples.explorer.ExplorerPage;
 import io.stagecoach.examples.faults.FaultInjector;
 import io.stagecoach.examples.plugtest.Plugtest;
@@ -80,7 +81,8 @@ final class PlugtestServerRunner implements AutoCloseable {
      */
     static PlugtestServerRunner start(ServerOptions o) throws IOException {
         Configuration config = configuration(o);
-        InetSocketAddress bind = o.bind == null ? new InetSocketAddress(o.port) : new InetSocketAddress(o.bind, o.port);
+        // no --bind: every interface, dual-stack [::]; --bind 0.0.0.0 is an IPv4-only socket (BindFamily)
+        InetSocketAddress bind = o.bind == null ? BindFamily.everyInterface(o.port) : new InetSocketAddress(o.bind, o.port);
         RealTimeScheduler scheduler = new RealTimeScheduler();
         CoapServerBuilder sb = CoapServer.builder().config(config).scheduler(scheduler);
         UdpConnectorChoice choice = switch (o.connector) {
