@@ -100,8 +100,8 @@ public final class CoapEndpointBuilder {
      * the Netty epoll connector where Netty's native epoll transport loads (Linux with
      * {@code netty-transport-native-epoll} on the class path) and the JDK connector everywhere
      * else, so an application without Netty runs unchanged. The socket takes {@code bind}'s
-     * family ({@link BindFamily}): an IPv4 address ({@code 0.0.0.0} too) is an IPv4 socket,
-     * {@link BindFamily#everyInterface} ({@code [::]}) a dual-stack one.
+     * family ({@link BindFamily}): a specific IPv4 address is an IPv4 socket, either wildcard
+     * ({@code 0.0.0.0} or {@code [::]}) a dual-stack one.
      */
     public CoapEndpointBuilder udp(InetSocketAddress bind) {
         Objects.requireNonNull(bind, "bind");

@@ -64,9 +64,9 @@ public final class CoapServerBuilder {
      * An endpoint on a UDP connector bound to {@code bind} (port 0: a free port), the one
      * {@code udp.connector} names: by default the Netty epoll connector where Netty's native epoll
      * transport loads (Linux), else the JDK connector (see {@link CoapEndpointBuilder#udp}). The
-     * socket takes {@code bind}'s family ({@link BindFamily}): {@code 0.0.0.0}, which is also
-     * {@code new InetSocketAddress(port)}, serves IPv4 only; {@link BindFamily#everyInterface}
-     * ({@code [::]}) serves both.
+     * socket takes {@code bind}'s family ({@link BindFamily}): a specific IPv4 address serves IPv4
+     * only; either wildcard ({@code 0.0.0.0}, which is also {@code new InetSocketAddress(port)}, or
+     * {@code [::]}) serves both.
      */
     public CoapServerBuilder udp(InetSocketAddress bind) {
         Objects.requireNonNull(bind, "bind");

@@ -9,9 +9,9 @@ import java.nio.channels.DatagramChannel;
 
 /**
  * The address family a UDP connector opens its socket with: the family of the address it binds,
- * as libcoap does. An IPv4 address (including the IPv4 wildcard {@code 0.0.0.0}) gets an IPv4
- * socket, which serves IPv4 peers only; an IPv6 address gets an IPv6 socket, and the IPv6
- * wildcard {@code [::]} stays dual-stack (with Linux's default {@code net.ipv6.bindv6only=0}):
+ * as libcoap does, except for the wildcard. A specific IPv4 address gets an IPv4 socket, which
+ * serves IPv4 peers only; an IPv6 address gets an IPv6 socket. Either wildcard, {@code 0.0.0.0}
+ * or {@code [::]}, keeps the JDK's meaning, "every interface", and is a dual-stack socket (with Linux's default {@code net.ipv6.bindv6only=0}):
  * IPv4 peers arrive as IPv4-mapped addresses (RFC 4291 §2.5.5.2), which the connectors report as
  * plain IPv4 addresses.
  *
@@ -20,10 +20,9 @@ import java.nio.channels.DatagramChannel;
  * ({@code udpv6_sendmsg}, {@code udpv6_recvmsg}): ~140 ns per request in a kernel profile of the
  * server at saturation (docs/benchmarks/physical-limit.md), which an IPv4 socket does not spend.
  *
- * <p>Note for Java callers: {@code new InetSocketAddress(port)} is the IPv4 wildcard
- * ({@code 0.0.0.0}) in a default JVM, so it binds an IPv4-only socket here, where the JDK's own
- * sockets (and Californium on them) would listen on {@code [::]}. "Every interface, IPv4 and IPv6"
- * is {@link #everyInterface(int)}, the default of every Stagecoach builder.
+ * <p>Why the IPv4 wildcard is not IPv4-only, as it is in libcoap: {@code new InetSocketAddress(port)}
+ * is {@code 0.0.0.0} in a default JVM, and Java code (Californium's among it) uses it to mean
+ * "listen everywhere"; an IPv4-only socket there would silently lock IPv6 peers out.
  */
 public final class BindFamily {
 
@@ -40,13 +39,16 @@ public final class BindFamily {
         return Ipv6.AVAILABLE ? new InetSocketAddress(Ipv6.WILDCARD, port) : new InetSocketAddress(port);
     }
 
-    /** Whether a socket that binds {@code address} is opened as an IPv4 socket: the address is IPv4. */
+    /**
+     * Whether a socket that binds {@code address} is opened as an IPv4 socket: the address is a
+     * specific IPv4 address, not the wildcard.
+     */
     public static boolean isIpv4(InetSocketAddress address) {
-        return address.getAddress() instanceof Inet4Address;
+        return address.getAddress() instanceof Inet4Address && !address.getAddress().isAnyLocalAddress();
     }
 
     /**
-     * Opens an unbound JDK channel for {@code address}: IPv4 for an IPv4 address, else the JDK's
+     * Opens an unbound JDK channel for {@code address}: IPv4 for a specific IPv4 address, else the JDK's
      * default (IPv6 and dual-stack where the JVM has IPv6; without it the bind fails with the
      * JDK's own error).
      */

@@ -173,9 +173,9 @@ public final class UdpConnectorConfig {
 
         /**
          * A resolved IPv4 or IPv6 address; port 0 picks a free port at {@code start()}. The socket
-         * takes its family ({@link BindFamily}): an IPv4 address, {@code 0.0.0.0} and
-         * {@code new InetSocketAddress(port)} included, serves IPv4 peers only; {@code [::]}
-         * ({@link BindFamily#everyInterface}) serves both.
+         * takes its family ({@link BindFamily}): a specific IPv4 address serves IPv4 peers only;
+         * either wildcard ({@code 0.0.0.0}, which is also {@code new InetSocketAddress(port)}, or
+         * {@code [::]}) serves both.
          */
         public Builder bindAddress(InetSocketAddress address) {
             Objects.requireNonNull(address, "bindAddress");

@@ -38,8 +38,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * {@link BindFamily}: each connector opens the socket of its bind address's family, as libcoap
- * does. An IPv4 address ({@code 0.0.0.0} too) is an IPv4 socket; {@code [::]}, the default, stays
- * dual-stack, and the IPv4 peers it serves appear as IPv4 addresses, never IPv4-mapped IPv6 ones.
+ * does, except that either wildcard means every interface, as in the JDK. A specific IPv4 address
+ * is an IPv4 socket; {@code [::]}, the default, and {@code 0.0.0.0} are dual-stack, and the IPv4 peers it serves appear as IPv4 addresses, never IPv4-mapped IPv6 ones.
  * The kernel's own tables ({@code /proc/self/net/udp}, {@code udp6}) say which socket was opened.
  */
 @Timeout(30)
@@ -106,14 +106,15 @@ class BindFamilyTest {
 
     @ParameterizedTest
     @EnumSource(Kind.class)
-    void theIpv4WildcardIsIpv4Only(Kind kind) throws Exception {
+    void theIpv4WildcardServesBothAsInTheJdk(Kind kind) throws Exception {
         BlockingQueue<InetSocketAddress> peers = new ArrayBlockingQueue<>(4);
-        Connector c = start(kind, new InetSocketAddress(address("0.0.0.0"), 0), peers);
+        // new InetSocketAddress(port) is 0.0.0.0: Java code means "every interface" by it
+        Connector c = start(kind, new InetSocketAddress(0), peers);
         int port = c.getAddress().getPort();
-        assertTrue(boundIn("udp", port));
-        assertFalse(boundIn("udp6", port));
-        assertInstanceOf(Inet4Address.class, c.getAddress().getAddress());
+        assertTrue(boundIn("udp6", port), "a dual-stack IPv6 socket holds port " + port);
+        assertFalse(boundIn("udp", port));
         assertAnswered(c, V4_LOOPBACK, peers);
+        assertAnswered(c, address("::1"), peers);
     }
 
     @ParameterizedTest

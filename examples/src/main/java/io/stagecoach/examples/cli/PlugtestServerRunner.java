@@ -81,7 +81,7 @@ final class PlugtestServerRunner implements AutoCloseable {
      */
     static PlugtestServerRunner start(ServerOptions o) throws IOException {
         Configuration config = configuration(o);
-        // no --bind: every interface, dual-stack [::]; --bind 0.0.0.0 is an IPv4-only socket (BindFamily)
+        // no --bind: every interface, dual-stack [::]; --bind 127.0.0.1 is an IPv4 socket (BindFamily)
         InetSocketAddress bind = o.bind == null ? BindFamily.everyInterface(o.port) : new InetSocketAddress(o.bind, o.port);
         RealTimeScheduler scheduler = new RealTimeScheduler();
         CoapServerBuilder sb = CoapServer.builder().config(config).scheduler(scheduler);
