@@ -36,4 +36,33 @@ public final class LoopbackPorts {
         }
         throw new IOException("no port free for both UDP and TCP on loopback after " + ATTEMPTS + " attempts");
     }
+
+    /**
+     * A port P with P and P + 1 free for UDP and TCP on loopback: libcoap's servers bind
+     * {@code -p P} for coap and coap+tcp and P + 1 for coaps and coaps+tcp. Checking P alone is
+     * not enough: P + 1 may be another process's ephemeral port, and the peer then runs without
+     * its secure listener.
+     */
+    public static int freeUdpAndTcpPortPair() throws IOException {
+        InetAddress loopback = InetAddress.getLoopbackAddress();
+        for (int attempt = 0; attempt < ATTEMPTS * 2; attempt++) {
+            int p;
+            try (DatagramSocket s = new DatagramSocket(new InetSocketAddress(loopback, 0))) {
+                p = s.getLocalPort();
+            }
+            if (p < 65535 && free(p, loopback) && free(p + 1, loopback)) {
+                return p;
+            }
+        }
+        throw new IOException("no pair of free loopback ports after " + ATTEMPTS * 2 + " attempts");
+    }
+
+    private static boolean free(int port, InetAddress address) {
+        try (DatagramSocket u = new DatagramSocket(new InetSocketAddress(address, port));
+                ServerSocket t = new ServerSocket(port, 1, address)) {
+            return true;
+        } catch (IOException taken) {
+            return false;
+        }
+    }
 }

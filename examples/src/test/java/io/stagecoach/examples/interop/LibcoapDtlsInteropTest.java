@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.stagecoach.core.client.CoapClient;
 import io.stagecoach.core.client.CoapResponse;
 import io.stagecoach.core.interop.InteropPeers;
+import io.stagecoach.core.interop.LoopbackPorts;
 import io.stagecoach.core.interop.Peer;
 import io.stagecoach.core.interop.PeerProcess;
 import io.stagecoach.elements.PeerPrincipal;
@@ -14,11 +15,6 @@ import io.stagecoach.elements.dtls.TrustStoreVerifier;
 import io.stagecoach.elements.testing.TestCertificates;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
 import io.stagecoach.examples.plugtest.PlugtestText;
-import java.io.IOException;
-import java.net.DatagramSocket;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -136,30 +132,6 @@ class LibcoapDtlsInteropTest {
 
     // ------------------------------------------------------------ our client, their server
 
-    /** A port P with P (coap, coap+tcp) and P + 1 (coaps, coaps+tcp) free for UDP and TCP on loopback. */
-    private static int freePortPair() throws IOException {
-        InetAddress loopback = InetAddress.getLoopbackAddress();
-        for (int attempt = 0; attempt < 50; attempt++) {
-            int p;
-            try (DatagramSocket s = new DatagramSocket(new InetSocketAddress(loopback, 0))) {
-                p = s.getLocalPort();
-            }
-            if (p < 65535 && free(p, loopback) && free(p + 1, loopback)) {
-                return p;
-            }
-        }
-        throw new IOException("no pair of free loopback ports in 50 attempts");
-    }
-
-    private static boolean free(int port, InetAddress address) {
-        try (DatagramSocket u = new DatagramSocket(new InetSocketAddress(address, port));
-                ServerSocket t = new ServerSocket(port, 1, address)) {
-            return true;
-        } catch (IOException taken) {
-            return false;
-        }
-    }
-
     /** The libcoap server of {@code peer} with {@code args}; coaps on the returned port + 1, ready. */
     private static PeerProcess server(Peer peer, int port, String... args) throws Exception {
         Path exe = InteropPeers.fromEnvironment().assumePeer(peer);
@@ -175,7 +147,7 @@ class LibcoapDtlsInteropTest {
     @ParameterizedTest
     @EnumSource(value = Peer.class, names = {"LIBCOAP_SERVER_OPENSSL", "LIBCOAP_SERVER_GNUTLS"})
     void ourClientWithPsk(Peer peer) throws Exception {
-        int port = freePortPair();
+        int port = LoopbackPorts.freeUdpAndTcpPortPair();
         try (PeerProcess server = server(peer, port, "-k", "secretPSK", "-h", "hint")) {
             String base = "coaps://127.0.0.1:" + (port + 1);
             Cli root = Cli.run("-v", "-u", "stagecoach", "-k", "secretPSK", base + "/");
@@ -200,7 +172,7 @@ class LibcoapDtlsInteropTest {
     @ParameterizedTest
     @EnumSource(value = Peer.class, names = {"LIBCOAP_SERVER_OPENSSL", "LIBCOAP_SERVER_GNUTLS"})
     void ourClientWithCertificates(Peer peer) throws Exception {
-        int port = freePortPair();
+        int port = LoopbackPorts.freeUdpAndTcpPortPair();
         try (PeerProcess server = server(peer, port, "-c", file("server.pem"), "-j", file("server.key"),
                 "-C", file("ca.pem"))) {
             String base = "coaps://127.0.0.1:" + (port + 1);
@@ -218,7 +190,7 @@ class LibcoapDtlsInteropTest {
 
     @Test
     void ourClientWithRawPublicKeysAgainstGnutls() throws Exception {
-        int port = freePortPair();
+        int port = LoopbackPorts.freeUdpAndTcpPortPair();
         try (PeerProcess server = server(Peer.LIBCOAP_SERVER_GNUTLS, port, "-M", file("server-rpk.pem"))) {
             var keys = plugtest.pki;
             try (CoapClient client = CoapClient.builder("coaps://127.0.0.1:" + (port + 1) + "/")

@@ -124,7 +124,7 @@ class LibcoapTcpInteropTest {
     @Test
     void ourClientAgainstCoapServerOpensslOverTls() throws Exception {
         Path exe = InteropPeers.fromEnvironment().assumePeer(Peer.LIBCOAP_SERVER_OPENSSL);
-        int port = LoopbackPorts.freeUdpAndTcpPort();
+        int port = LoopbackPorts.freeUdpAndTcpPortPair();
         // TLS listens on the port after the UDP/TCP one
         try (PeerProcess server = PeerProcess.start(exe, "-A", "127.0.0.1", "-p", Integer.toString(port),
                 "-c", pem.resolve("server.pem").toString(), "-j", pem.resolve("server.key").toString(), "-d", "10")) {
