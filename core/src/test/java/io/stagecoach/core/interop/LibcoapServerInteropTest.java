@@ -13,6 +13,7 @@ import io.stagecoach.core.coap.Request;
 import io.stagecoach.core.coap.Response;
 import io.stagecoach.core.coap.Token;
 import io.stagecoach.core.coap.Type;
+import io.stagecoach.elements.testing.LoopbackPorts;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;

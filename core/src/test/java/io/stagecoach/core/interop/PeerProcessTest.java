@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stagecoach.elements.testing.Await;
+import io.stagecoach.elements.testing.LoopbackPorts;
 import java.io.IOException;
 import java.net.DatagramSocket;
 import java.net.InetAddress;

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.stagecoach.elements.RawData;
 import io.stagecoach.elements.dtls.DtlsTestSupport.Inbox;
+import io.stagecoach.elements.testing.LoopbackPorts;
 import io.stagecoach.elements.testing.ThreadLeakCheck;
-import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -34,47 +34,14 @@ class LibcoapServerInteropTest {
         ThreadLeakCheck.assertNoStagecoachThreads();
     }
 
-    /**
-     * A port P such that P - 1 and P are free on loopback for UDP and for TCP: coap-server binds
-     * coap and coap+tcp on P - 1, coaps and coaps+tcp on P, and exits if one is taken (checking P
-     * alone let a neighbour's socket on P - 1 fail the test now and then).
-     */
-    private static int freePort() throws Exception {
-        InetAddress loopback = InetAddress.getLoopbackAddress();
-        for (int attempt = 0; attempt < 50; attempt++) {
-            try (DatagramSocket s = new DatagramSocket(0, loopback)) {
-                int p = s.getLocalPort();
-                if (p > 1024 && free(p - 1, loopback) && freeTcp(p, loopback)) {
-                    return p;
-                }
-            }
-        }
-        throw new IllegalStateException("no pair of free loopback ports in 50 attempts");
-    }
-
-    private static boolean free(int port, InetAddress address) {
-        try (DatagramSocket u = new DatagramSocket(port, address)) {
-            return freeTcp(port, address);
-        } catch (java.io.IOException taken) {
-            return false;
-        }
-    }
-
-    private static boolean freeTcp(int port, InetAddress address) {
-        try (java.net.ServerSocket t = new java.net.ServerSocket(port, 1, address)) {
-            return true;
-        } catch (java.io.IOException taken) {
-            return false;
-        }
-    }
-
     @ParameterizedTest
     @ValueSource(strings = {"coap-server-openssl", "coap-server-gnutls"})
     void getWellKnownCoreWithPsk(String serverBinary) throws Exception {
         String bin = LibcoapInteropSupport.binary(serverBinary);
-        int port = freePort();
-        // -p is the coap port; coaps listens on port + 1
-        server = new ProcessBuilder(bin, "-A", "127.0.0.1", "-p", Integer.toString(port - 1), "-k", "key", "-h", "id")
+        int coapPort = LoopbackPorts.freeUdpAndTcpPortPair();
+        // -p is the coap port; coaps listens on coapPort + 1
+        int port = coapPort + 1;
+        server = new ProcessBuilder(bin, "-A", "127.0.0.1", "-p", Integer.toString(coapPort), "-k", "key", "-h", "id")
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         client = DtlsTestSupport.pskClient().pskCredentials(PskCredentials.of("id", "key"))
                 .retransmissionTimeout(Duration.ofMillis(200)).build();

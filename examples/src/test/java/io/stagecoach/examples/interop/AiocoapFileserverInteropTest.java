@@ -12,7 +12,7 @@ import io.stagecoach.core.client.CoapResponse;
 import io.stagecoach.core.endpoint.CoapEndpoint;
 import io.stagecoach.core.interop.CoapPing;
 import io.stagecoach.core.interop.InteropPeers;
-import io.stagecoach.core.interop.LoopbackPorts;
+import io.stagecoach.elements.testing.LoopbackPorts;
 import io.stagecoach.core.interop.Peer;
 import io.stagecoach.core.interop.PeerProcess;
 import io.stagecoach.elements.udp.UdpConnector;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stagecoach.core.interop.CoapPing;
 import io.stagecoach.core.interop.InteropPeers;
-import io.stagecoach.core.interop.LoopbackPorts;
+import io.stagecoach.elements.testing.LoopbackPorts;
 import io.stagecoach.core.interop.Peer;
 import io.stagecoach.core.interop.PeerProcess;
 import io.stagecoach.elements.testing.ThreadLeakCheck;

@@ -1,4 +1,4 @@
-package io.stagecoach.core.interop;
+package io.stagecoach.elements.testing;
 
 import java.io.IOException;
 import java.net.DatagramSocket;
