@@ -16,8 +16,8 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import java.time.Duration;
 import java.util.concurrent.ThreadFactory;
-import java.util.function.BooleanSupplier;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -137,7 +137,7 @@ final class EventLoops {
 
     /**
      * Sets level-triggered epoll on the connections of {@code b} (no-op with NIO and io_uring,
-     * which completes one receive per submission): edge-triggered, Netty reads a ready socket
+     * which have no such mode): edge-triggered, Netty reads a ready socket
      * again until it is empty, one more system call per frame of a request/response exchange;
      * level-triggered stops at the first short read, as NIO does.
      */
