@@ -15,6 +15,7 @@ module io.stagecoach.elements {
     requires static io.netty.codec;
     requires static io.netty.codec.http;
     requires static io.netty.transport.classes.epoll;
+    requires static io.netty.transport.classes.io_uring;
     requires static io.netty.transport.unix.common;
     requires static org.bouncycastle.provider;
     requires static org.bouncycastle.tls;

@@ -84,11 +84,18 @@ public final class TcpConfig {
                     + " netty-transport-native-epoll on the class path), else the JDK's NIO; false forces NIO.")
             .build();
 
+    public static final Definition<Boolean> IO_URING = Definition.bool("tcp.io-uring")
+            .defaultValue(false)
+            .doc("With tcp.native-transport, use Netty's io_uring transport instead of epoll where it is"
+                    + " available (Linux 5.14 or later with netty-transport-native-io_uring on the class path,"
+                    + " io_uring not disabled by the kernel or a seccomp filter), else epoll or NIO as without it.")
+            .build();
+
     /** All TCP connector definitions. */
     public static final ModuleDefinitions DEFINITIONS = ModuleDefinitions.of("TCP connector",
             "CoAP over TCP, TLS and WebSockets (RFC 8323): connections, their limits and timeouts"
                     + " (package `io.stagecoach.elements.tcp`, docs/transports.md).",
             MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, MAX_MESSAGE_SIZE, CSM_TIMEOUT, FRAME_TIMEOUT,
-            IDLE_TIMEOUT, HANDSHAKE_TIMEOUT, WORKER_THREADS, OUTBOUND_BUFFER, NATIVE_TRANSPORT,
+            IDLE_TIMEOUT, HANDSHAKE_TIMEOUT, WORKER_THREADS, OUTBOUND_BUFFER, NATIVE_TRANSPORT, IO_URING,
             FOLLOW_ALTERNATIVE_ADDRESS);
 }

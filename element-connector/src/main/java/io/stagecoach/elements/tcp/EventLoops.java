@@ -17,35 +17,73 @@ import io.netty.channel.socket.nio.NioSocketChannel;
 import java.time.Duration;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Netty transport of a {@link NettyTcpConnector}: native epoll when asked for and available
- * (Linux with netty-transport-native-epoll on the class path), else the JDK's NIO; its event-loop
- * groups and channel classes, and their shutdown with the threads joined.
+ * The Netty transport of a {@link NettyTcpConnector}: io_uring when asked for and available
+ * (Linux 5.14+ with netty-transport-native-io_uring on the class path), else native epoll when
+ * asked for and available (Linux with netty-transport-native-epoll on the class path), else the
+ * JDK's NIO; its event-loop groups and channel classes, and their shutdown with the threads joined.
  */
 final class EventLoops {
 
+    /** The Netty transports a connector can run on. */
+    enum Kind {
+        IO_URING("io_uring"), EPOLL("epoll"), NIO("nio");
+
+        private final String label;
+
+        Kind(String label) {
+            this.label = label;
+        }
+
+        /** As the connector's start line and docs/transports.md name it. */
+        String label() {
+            return label;
+        }
+    }
+
     private static final Logger LOG = LoggerFactory.getLogger(NettyTcpConnector.class);
 
-    private final boolean epoll;
+    private final Kind kind;
     private final EventLoopThreads ioThreads;
     private final EventLoopThreads acceptThreads;
     private final EventLoopGroup io;
     private final EventLoopGroup accept;
 
     /**
-     * @param nativeTransport use epoll if this JVM can
+     * @param nativeTransport use a native transport if this JVM can (false: NIO)
+     * @param ioUring         io_uring rather than epoll as the native transport
      * @param ioLoops         event loops of the connections
      * @param server          also one accepting loop
      */
-    EventLoops(boolean nativeTransport, int ioLoops, boolean server) {
-        this.epoll = nativeTransport && epollAvailable();
+    EventLoops(boolean nativeTransport, boolean ioUring, int ioLoops, boolean server) {
+        this.kind = choose(nativeTransport, ioUring, IoUringTransport::available, EventLoops::epollAvailable);
         this.ioThreads = new EventLoopThreads(server ? "tcp-io" : "tcp-client-io");
         this.acceptThreads = server ? new EventLoopThreads("tcp-accept") : null;
         this.io = group(ioLoops, ioThreads);
         this.accept = server ? group(1, acceptThreads) : null;
+    }
+
+    /**
+     * The transport to run on: NIO unless a native one is wanted; io_uring if wanted and
+     * available, else epoll if available, else NIO. Availability is only asked for what is wanted,
+     * so that a transport that is not wanted never loads its classes.
+     */
+    static Kind choose(boolean nativeTransport, boolean ioUring, BooleanSupplier ioUringAvailable,
+            BooleanSupplier epollAvailable) {
+        if (!nativeTransport) {
+            return Kind.NIO;
+        }
+        if (ioUring) {
+            if (ioUringAvailable.getAsBoolean()) {
+                return Kind.IO_URING;
+            }
+            LOG.info("io_uring asked for but not available here; falling back to epoll or NIO");
+        }
+        return epollAvailable.getAsBoolean() ? Kind.EPOLL : Kind.NIO;
     }
 
     /**
@@ -61,11 +99,15 @@ final class EventLoops {
     }
 
     private EventLoopGroup group(int threads, ThreadFactory factory) {
-        return epoll ? new EpollEventLoopGroup(threads, factory) : new NioEventLoopGroup(threads, factory);
+        return switch (kind) {
+            case IO_URING -> IoUringTransport.group(threads, factory);
+            case EPOLL -> new EpollEventLoopGroup(threads, factory);
+            case NIO -> new NioEventLoopGroup(threads, factory);
+        };
     }
 
-    boolean isEpoll() {
-        return epoll;
+    Kind kind() {
+        return kind;
     }
 
     EventLoopGroup io() {
@@ -78,27 +120,36 @@ final class EventLoops {
     }
 
     Class<? extends ServerChannel> serverChannel() {
-        return epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        return switch (kind) {
+            case IO_URING -> IoUringTransport.serverChannel();
+            case EPOLL -> EpollServerSocketChannel.class;
+            case NIO -> NioServerSocketChannel.class;
+        };
     }
 
     Class<? extends SocketChannel> channel() {
-        return epoll ? EpollSocketChannel.class : NioSocketChannel.class;
+        return switch (kind) {
+            case IO_URING -> IoUringTransport.channel();
+            case EPOLL -> EpollSocketChannel.class;
+            case NIO -> NioSocketChannel.class;
+        };
     }
 
     /**
-     * Sets level-triggered epoll on the connections of {@code b} (no-op with NIO): edge-triggered,
-     * Netty reads a ready socket again until it is empty, one more system call per frame of a
-     * request/response exchange; level-triggered stops at the first short read, as NIO does.
+     * Sets level-triggered epoll on the connections of {@code b} (no-op with NIO and io_uring,
+     * which have no such mode): edge-triggered, Netty reads a ready socket
+     * again until it is empty, one more system call per frame of a request/response exchange;
+     * level-triggered stops at the first short read, as NIO does.
      */
     void configure(ServerBootstrap b) {
-        if (epoll) {
+        if (kind == Kind.EPOLL) {
             b.childOption(EpollChannelOption.EPOLL_MODE, EpollMode.LEVEL_TRIGGERED);
         }
     }
 
     /** As {@link #configure(ServerBootstrap)} for a client's connections. */
     void configure(Bootstrap b) {
-        if (epoll) {
+        if (kind == Kind.EPOLL) {
             b.option(EpollChannelOption.EPOLL_MODE, EpollMode.LEVEL_TRIGGERED);
         }
     }

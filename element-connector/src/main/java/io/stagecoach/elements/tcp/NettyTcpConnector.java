@@ -123,6 +123,13 @@ public final class NettyTcpConnector implements StreamConnector {
         return config;
     }
 
+    /** The Netty transport this connector runs on while started, else {@code null}. */
+    EventLoops.Kind loopKind() {
+        synchronized (lifecycle) {
+            return loops == null ? null : loops.kind();
+        }
+    }
+
     // ------------------------------------------------------------------ lifecycle
 
     @Override
@@ -134,7 +141,7 @@ public final class NettyTcpConnector implements StreamConnector {
             if (running) {
                 return;
             }
-            loops = new EventLoops(config.nativeTransport(), config.workerThreads(), !config.isClient());
+            loops = new EventLoops(config.nativeTransport(), config.ioUring(), config.workerThreads(), !config.isClient());
             try {
                 tls = config.transport().isSecure() ? TlsSetup.of(config) : null;
                 if (config.isClient()) {
@@ -171,7 +178,7 @@ public final class NettyTcpConnector implements StreamConnector {
             }
             running = true;
             LOG.info("{} {} connector {} {} ({})", config.transport().scheme(), config.isClient() ? "client" : "server",
-                    config.isClient() ? "from" : "bound to", boundAddress, loops.isEpoll() ? "epoll" : "nio");
+                    config.isClient() ? "from" : "bound to", boundAddress, loops.kind().label());
         }
     }
 

@@ -84,6 +84,7 @@ public final class TcpConnectorConfig {
     private final int workerThreads;
     private final int outboundBuffer;
     private final boolean nativeTransport;
+    private final boolean ioUring;
     private final HttpResponder httpResponder;
     private final Clock clock;
 
@@ -99,6 +100,7 @@ public final class TcpConnectorConfig {
         this.workerThreads = b.workerThreads;
         this.outboundBuffer = b.outboundBuffer;
         this.nativeTransport = b.nativeTransport;
+        this.ioUring = b.ioUring;
         this.httpResponder = b.httpResponder;
         this.clock = b.clock;
     }
@@ -152,9 +154,14 @@ public final class TcpConnectorConfig {
         return outboundBuffer;
     }
 
-    /** Whether Netty's native epoll transport is used where available (else NIO). */
+    /** Whether a native Netty transport (epoll, or io_uring if {@link #ioUring()}) is used where available (else NIO). */
     public boolean nativeTransport() {
         return nativeTransport;
+    }
+
+    /** Whether the native transport is io_uring where available (else epoll), if {@link #nativeTransport()}. */
+    public boolean ioUring() {
+        return ioUring;
     }
 
     /** The WebSocket server's answer to other HTTP requests, or {@code null} (404). */
@@ -184,6 +191,7 @@ public final class TcpConnectorConfig {
         private int workerThreads = TcpConfig.WORKER_THREADS.defaultValue();
         private int outboundBuffer = TcpConfig.OUTBOUND_BUFFER.defaultValue();
         private boolean nativeTransport = TcpConfig.NATIVE_TRANSPORT.defaultValue();
+        private boolean ioUring = TcpConfig.IO_URING.defaultValue();
         private HttpResponder httpResponder;
         private Clock clock = Clock.system();
 
@@ -199,6 +207,7 @@ public final class TcpConnectorConfig {
             workerThreads = config.get(TcpConfig.WORKER_THREADS);
             outboundBuffer = config.get(TcpConfig.OUTBOUND_BUFFER);
             nativeTransport = config.get(TcpConfig.NATIVE_TRANSPORT);
+            ioUring = config.get(TcpConfig.IO_URING);
             return this;
         }
 
@@ -257,9 +266,18 @@ public final class TcpConnectorConfig {
             return this;
         }
 
-        /** {@code false} forces the JDK's NIO transport even where native epoll is available. */
+        /** {@code false} forces the JDK's NIO transport even where native epoll or io_uring is available. */
         public Builder nativeTransport(boolean nativeTransport) {
             this.nativeTransport = nativeTransport;
+            return this;
+        }
+
+        /**
+         * {@code true} runs on Netty's io_uring transport where it is available (with
+         * {@link #nativeTransport(boolean)}), else on epoll or NIO as without it.
+         */
+        public Builder ioUring(boolean ioUring) {
+            this.ioUring = ioUring;
             return this;
         }
 

@@ -29,16 +29,42 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The connector alone, with a toy protocol: frames are one length byte and the body; the server
- * greets each connection with "hi" and echoes every frame.
+ * greets each connection with "hi" and echoes every frame. The tests of the data path run on every
+ * Netty transport this machine has (NIO always; epoll and io_uring on Linux).
  */
 class NettyTcpConnectorTest {
+
+    /** NIO, and the native transports that load here. */
+    static Stream<EventLoops.Kind> loopKinds() {
+        Stream.Builder<EventLoops.Kind> kinds = Stream.builder();
+        kinds.add(EventLoops.Kind.NIO);
+        if (EventLoops.epollAvailable()) {
+            kinds.add(EventLoops.Kind.EPOLL);
+        }
+        if (IoUringTransport.available()) {
+            kinds.add(EventLoops.Kind.IO_URING);
+        }
+        return kinds.build();
+    }
+
+    /** Every connection transport on every loop kind of {@link #loopKinds()}. */
+    static Stream<Arguments> transportsAndLoops() {
+        return Stream.of(Transport.values()).flatMap(t -> loopKinds().map(k -> Arguments.of(t, k)));
+    }
+
+    /** {@code b} set to run on {@code kind}. */
+    static TcpConnectorConfig.Builder on(EventLoops.Kind kind, TcpConnectorConfig.Builder b) {
+        return b.nativeTransport(kind != EventLoops.Kind.NIO).ioUring(kind == EventLoops.Kind.IO_URING);
+    }
 
     private static final InetSocketAddress LOOPBACK = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
     private static final TestCertificates PKI = TestCertificates.create();
@@ -137,18 +163,18 @@ class NettyTcpConnectorTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Transport.class)
-    void greetsFirstEchoesAndReportsTheEnd(Transport t) throws Exception {
-        NettyTcpConnector server = start(TcpConnectorConfig.builder().transport(t).bindAddress(LOOPBACK)
-                .credentials(serverCredentials(t)));
+    @MethodSource("transportsAndLoops")
+    void greetsFirstEchoesAndReportsTheEnd(Transport t, EventLoops.Kind kind) throws Exception {
+        NettyTcpConnector server = start(on(kind, TcpConnectorConfig.builder().transport(t).bindAddress(LOOPBACK)
+                .credentials(serverCredentials(t))));
         Events serverEvents = new Events(server, "hi");
         server.setConnectionHandler(serverEvents);
         server.setRawDataReceiver(d -> server.send(RawData.outbound(frame(new String(d.sharedBytes(),
                 StandardCharsets.US_ASCII), !server.isMessageTransport()), d.context(), null)));
         server.start();
 
-        NettyTcpConnector client = start(TcpConnectorConfig.builder().transport(t).client(true)
-                .credentials(clientCredentials(t)));
+        NettyTcpConnector client = start(on(kind, TcpConnectorConfig.builder().transport(t).client(true)
+                .credentials(clientCredentials(t))));
         Events clientEvents = new Events(client, null);
         BlockingQueue<String> received = new LinkedBlockingQueue<>();
         BlockingQueue<EndpointContext> contexts = new LinkedBlockingQueue<>();
@@ -160,6 +186,8 @@ class NettyTcpConnectorTest {
             attachments.add(String.valueOf(d.attachment()));
         });
         client.start();
+        assertEquals(kind, server.loopKind());
+        assertEquals(kind, client.loopKind());
         InetSocketAddress to = new InetSocketAddress(InetAddress.getLoopbackAddress(), server.getAddress().getPort());
         // sent before the connection exists: queued behind the connect and the handshakes
         client.send(RawData.outbound(frame("one", !client.isMessageTransport()), EndpointContext.of(to), null));
@@ -188,9 +216,10 @@ class NettyTcpConnectorTest {
      * (about 48 KiB of them here, more than one read); they arrive in order, and before the last
      * words of a stream refused later in the same batch.
      */
-    @Test
-    void answersOfOneReadBatchArriveInOrderBeforeTheLastWords() throws Exception {
-        NettyTcpConnector server = start(TcpConnectorConfig.builder().bindAddress(LOOPBACK));
+    @ParameterizedTest
+    @MethodSource("loopKinds")
+    void answersOfOneReadBatchArriveInOrderBeforeTheLastWords(EventLoops.Kind kind) throws Exception {
+        NettyTcpConnector server = start(on(kind, TcpConnectorConfig.builder().bindAddress(LOOPBACK)));
         server.setConnectionHandler(new Events(server, null));
         server.setRawDataReceiver(d -> server.send(RawData.outbound(frame(new String(d.sharedBytes(),
                 StandardCharsets.US_ASCII), true), d.context(), null)));
@@ -216,9 +245,10 @@ class NettyTcpConnectorTest {
         }
     }
 
-    @Test
-    void aRefusedStreamGetsTheLastWordsThenTheConnectionCloses() throws Exception {
-        NettyTcpConnector server = start(TcpConnectorConfig.builder().bindAddress(LOOPBACK));
+    @ParameterizedTest
+    @MethodSource("loopKinds")
+    void aRefusedStreamGetsTheLastWordsThenTheConnectionCloses(EventLoops.Kind kind) throws Exception {
+        NettyTcpConnector server = start(on(kind, TcpConnectorConfig.builder().bindAddress(LOOPBACK)));
         Events events = new Events(server, null);
         server.setConnectionHandler(events);
         server.start();
@@ -234,9 +264,11 @@ class NettyTcpConnectorTest {
         assertEquals("closed", events.log.poll(5, TimeUnit.SECONDS));
     }
 
-    @Test
-    void connectionsOverThePerAddressLimitAreClosedAtOnce() throws Exception {
-        NettyTcpConnector server = start(TcpConnectorConfig.builder().bindAddress(LOOPBACK).maxConnectionsPerAddress(2));
+    @ParameterizedTest
+    @MethodSource("loopKinds")
+    void connectionsOverThePerAddressLimitAreClosedAtOnce(EventLoops.Kind kind) throws Exception {
+        NettyTcpConnector server = start(on(kind, TcpConnectorConfig.builder().bindAddress(LOOPBACK)
+                .maxConnectionsPerAddress(2)));
         server.setConnectionHandler(new Events(server, null));
         server.start();
         int port = server.getAddress().getPort();
@@ -275,6 +307,20 @@ class NettyTcpConnectorTest {
             out.flush();
             InputStream in = s.getInputStream();
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
+    void ioUringAskedForWithoutANativeTransportRunsOnNio() throws Exception {
+        NettyTcpConnector server = start(TcpConnectorConfig.builder().bindAddress(LOOPBACK)
+                .nativeTransport(false).ioUring(true));
+        server.setConnectionHandler(new Events(server, "hi"));
+        server.start();
+        assertEquals(EventLoops.Kind.NIO, server.loopKind());
+        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.getAddress().getPort())) {
+            s.setSoTimeout(5000);
+            byte[] greeting = s.getInputStream().readNBytes(3);
+            assertArrayEquals(frame("hi", true), greeting);
         }
     }
 
