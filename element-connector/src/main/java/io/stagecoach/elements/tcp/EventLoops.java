@@ -81,7 +81,9 @@ final class EventLoops {
             if (ioUringAvailable.getAsBoolean()) {
                 return Kind.IO_URING;
             }
-            LOG.info("io_uring asked for but not available here; falling back to epoll or NIO");
+            // DEBUG: io_uring is the default, so this is the normal path wherever it does not load;
+            // the start line names the transport the connector ended up on.
+            LOG.debug("io_uring not available here; falling back to epoll or NIO");
         }
         return epollAvailable.getAsBoolean() ? Kind.EPOLL : Kind.NIO;
     }

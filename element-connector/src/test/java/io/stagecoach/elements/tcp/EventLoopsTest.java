@@ -39,10 +39,11 @@ class EventLoopsTest {
         assertEquals(Kind.NIO, EventLoops.choose(false, false, NOT_ASKED, NOT_ASKED));
     }
 
-    /** The settings' defaults: epoll, not io_uring, until the integrator decides otherwise. */
+    /** The settings' defaults: io_uring where it loads, else epoll (chosen by measurement). */
     @Test
-    void theDefaultIsEpoll() {
+    void theDefaultIsIoUringThenEpoll() {
         TcpConnectorConfig config = TcpConnectorConfig.builder().buildConfig();
-        assertEquals(Kind.EPOLL, EventLoops.choose(config.nativeTransport(), config.ioUring(), NOT_ASKED, YES));
+        assertEquals(Kind.IO_URING, EventLoops.choose(config.nativeTransport(), config.ioUring(), YES, NOT_ASKED));
+        assertEquals(Kind.EPOLL, EventLoops.choose(config.nativeTransport(), config.ioUring(), NO, YES));
     }
 }
