@@ -73,45 +73,23 @@ final class EventLoop extends SelectorLoop {
 
     @Override
     public void run() {
-        try (Selector sel = Selector.open()) {
-            selector = sel;
-            for (VirtualClient c : clients) {
-                c.key = c.channel.register(sel, SelectionKey.OP_READ, c);
-            }
-            long begin = System.nanoTime();
-            long now = begin;
-            long nextScan = now + scanNanos;
-            int started = 0;
-            while (true) {
-                int ph = phase;
-                if (ph == STOP || ph == DRAIN && (counters.inFlight == 0 || System.nanoTime() - drainDeadline >= 0)) {
-                    break;
-                }
-                long wake = nextScan;
-                if (started < clients.size() && ph == RUN) {
-                    // Ramp-up: client i starts at begin + i * ramp / n.
-                    long due = (long) ((double) (now - begin) / Math.max(1, rampNanos) * clients.size()) + 1;
-                    for (; started < clients.size() && (started < due || rampNanos == 0); started++) {
-                        send(clients.get(started), System.nanoTime());
-                    }
-                    wake = Math.min(wake, now + 1_000_000);
-                }
-                long waitMillis = Math.max(1, (wake - System.nanoTime()) / 1_000_000);
-                sel.select(this::onKey, waitMillis);
-                now = System.nanoTime();
-                if (now - nextScan >= 0) {
-                    scanTimeouts(now);
-                    nextScan = now + scanNanos;
-                }
-            }
-        } catch (Throwable t) {
-            failure = t;
-        } finally {
-            selector = null;
+        runLoop(clients.size(), rampNanos, scanNanos);
+    }
+
+    @Override
+    void register(Selector sel) throws IOException {
+        for (VirtualClient c : clients) {
+            c.key = c.channel.register(sel, SelectionKey.OP_READ, c);
         }
     }
 
-    private void onKey(SelectionKey key) {
+    @Override
+    void start(int index, long now) {
+        send(clients.get(index), now);
+    }
+
+    @Override
+    void onKey(SelectionKey key) {
         VirtualClient c = (VirtualClient) key.attachment();
         try {
             if (key.isWritable() && c.writePending) {
@@ -193,7 +171,8 @@ final class EventLoop extends SelectorLoop {
         }
     }
 
-    private void scanTimeouts(long now) {
+    @Override
+    void scanTimeouts(long now) {
         for (VirtualClient c : clients) {
             if (!c.awaiting || c.writePending) {
                 continue;
