@@ -78,7 +78,7 @@ public final class DtlsConnector implements Connector {
     private final Object lifecycleLock = new Object();
     private final Clock clock;
     private final SecureRandom random = new SecureRandom();
-    private final DtlsCrypto crypto = new DtlsCrypto(random);
+    private final DtlsCrypto crypto = new DtlsCrypto(random, dtlsCounters.datagramsMalformed::increment);
     private final CidGenerator cids;
     private final SessionTable table;
     private final SessionRecords records;

@@ -86,7 +86,8 @@ public final class DtlsCounters {
 
     /**
      * Datagrams that are no DTLS record or whose handshake fragment announces an oversized
-     * message, and encrypted records shorter than the cipher suite allows.
+     * message (in plaintext, or once a handshake's encrypted record is decrypted), and encrypted
+     * records shorter than the cipher suite allows.
      */
     public long datagramsMalformed() {
         return datagramsMalformed.sum();

@@ -15,6 +15,9 @@ import org.bouncycastle.tls.crypto.impl.bc.BcTlsCrypto;
  * It is handed over through the handshake thread: the peer's {@code notifyHandshakeComplete}
  * (same thread, same handshake) {@linkplain #takeProtection takes} it.
  *
+ * <p>BC's cipher for the handshake is wrapped in a {@link ScreeningCipher}: a decrypted handshake
+ * record announcing an oversized message is dropped before BC 1.84 allocates for it.
+ *
  * <p>SHA-256 (the handshake hash, the TLS 1.2 PRF's HMAC, HMAC-SHA256 record MACs) is the JDK's
  * ({@link JdkSha256}), which runs on the processor's SHA instructions where there are any: a
  * handshake profile spent more time in BouncyCastle's Java SHA-256 than in any other method.
@@ -23,8 +26,20 @@ final class DtlsCrypto extends BcTlsCrypto {
 
     private static final ThreadLocal<RecordProtection> PENDING = new ThreadLocal<>();
 
+    private final Runnable onRefusedRecord;
+
+    /** A crypto whose screen refuses records without telling anyone (cookie checks, warm-up). */
     public DtlsCrypto(SecureRandom random) {
+        this(random, () -> { });
+    }
+
+    /**
+     * @param onRefusedRecord run for every encrypted handshake record the {@link ScreeningCipher}
+     *     refuses (on the handshake thread)
+     */
+    public DtlsCrypto(SecureRandom random, Runnable onRefusedRecord) {
         super(random);
+        this.onRefusedRecord = onRefusedRecord;
     }
 
     @Override
@@ -41,7 +56,8 @@ final class DtlsCrypto extends BcTlsCrypto {
     @Override
     public TlsCipher createCipher(TlsCryptoParameters params, int encryptionAlgorithm, int macAlgorithm)
             throws IOException {
-        TlsCipher forHandshake = super.createCipher(params, encryptionAlgorithm, macAlgorithm);
+        TlsCipher forHandshake = new ScreeningCipher(super.createCipher(params, encryptionAlgorithm, macAlgorithm),
+                onRefusedRecord);
         RecordProtection ours = AeadProtection.supports(encryptionAlgorithm)
                 ? AeadProtection.derive(params, encryptionAlgorithm)
                 : new BcCipherProtection(super.createCipher(params, encryptionAlgorithm, macAlgorithm),
