@@ -10,6 +10,7 @@ import org.bouncycastle.tls.ContentType;
 import org.bouncycastle.tls.ProtocolVersion;
 import org.bouncycastle.tls.TlsFatalAlert;
 import org.bouncycastle.tls.crypto.TlsDecodeResult;
+import org.bouncycastle.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,20 +38,6 @@ class ScreeningCipherTest {
         b[off] = (byte) (v >> 16);
         b[off + 1] = (byte) (v >> 8);
         b[off + 2] = (byte) v;
-    }
-
-    private static byte[] concat(byte[]... parts) {
-        int n = 0;
-        for (byte[] p : parts) {
-            n += p.length;
-        }
-        byte[] all = new byte[n];
-        int at = 0;
-        for (byte[] p : parts) {
-            System.arraycopy(p, 0, all, at, p.length);
-            at += p.length;
-        }
-        return all;
     }
 
     private TlsDecodeResult decode(short type, byte[] plaintext) throws Exception {
@@ -87,7 +74,7 @@ class ScreeningCipherTest {
 
     @Test
     void anOversizedSecondFragmentIsRefused() {
-        assertRefused(concat(fragment(20, 12, 5, 0, 12, 12), fragment(20, 1 << 20, 6, 0, 0, 0)));
+        assertRefused(Arrays.concatenate(fragment(20, 12, 5, 0, 12, 12), fragment(20, 1 << 20, 6, 0, 0, 0)));
     }
 
     @Test
@@ -100,10 +87,10 @@ class ScreeningCipherTest {
     @Test
     void aCutShortTailEndsTheWalkAsInBc() throws Exception {
         // a body shorter than its fragment_length ends BC's walk, so bytes after it are no header
-        byte[] cut = concat(fragment(20, 12, 5, 0, 40, 12), new byte[] {20, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF});
+        byte[] cut = Arrays.concatenate(fragment(20, 12, 5, 0, 40, 12), new byte[] {20, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF});
         decode(ContentType.handshake, cut);
         // fewer than 12 bytes left over: no header there either
-        decode(ContentType.handshake, concat(fragment(20, 12, 5, 0, 12, 12), new byte[] {20, (byte) 0xFF, (byte) 0xFF}));
+        decode(ContentType.handshake, Arrays.concatenate(fragment(20, 12, 5, 0, 12, 12), new byte[] {20, (byte) 0xFF, (byte) 0xFF}));
         assertEquals(0, refused.get());
     }
 
