@@ -18,9 +18,10 @@ public record BenchOptions(LoadSpec load, List<Integer> steps, Path json, Path c
 
     /**
      * The load generators: CoAPBench's Java event loops, or C: {@code coap-load} for coap (one
-     * socket, or {@code c-sockets}: a socket per client) and {@code coap-tcp-load} for coap+tcp.
+     * socket, or {@code c-sockets}: a socket per client) and {@code coap-tcp-load} for coap+tcp
+     * ({@code c}: epoll, {@code c-uring}: io_uring, coap+tcp only).
      */
-    public static final List<String> GENERATORS = List.of("java", "c", "c-sockets");
+    public static final List<String> GENERATORS = List.of("java", "c", "c-sockets", "c-uring");
 
     public BenchOptions {
         if (!GENERATORS.contains(generator)) {
@@ -39,6 +40,11 @@ public record BenchOptions(LoadSpec load, List<Integer> steps, Path json, Path c
         return !generator.equals("java");
     }
 
+    /** Whether {@code coap-tcp-load} and its echo run on io_uring ({@code --generator c-uring}). */
+    public boolean uringGenerator() {
+        return generator.equals("c-uring");
+    }
+
     public static final String DEFAULT_URI = "coap://127.0.0.1:5683/benchmark";
 
     public static final String USAGE = """
@@ -46,7 +52,8 @@ public record BenchOptions(LoadSpec load, List<Integer> steps, Path json, Path c
                    stagecoach bench echo-server [--port N] [--bind ADDR]
                    stagecoach bench c-echo [--port N] [--bind ADDR] [--batch N]    recvmmsg/sendmmsg echo in C (gcc)
                    stagecoach bench cf-server [--port N] [--bind ADDR] [--no-dedup] [--tcp]   Californium 3.13.0
-                   stagecoach bench tcp-echo-server [--port N] [--bind ADDR]   answers every coap+tcp frame (C)
+                   stagecoach bench tcp-echo-server [--port N] [--bind ADDR] [--io epoll|uring]
+                                            answers every coap+tcp frame (C)
                    stagecoach bench sc-server [--port N] [--bind ADDR] [--protocol-threads N] [--dedup MODE]
                    stagecoach bench slave --listen PORT [--bind ADDR] [--allow-exec]
                    stagecoach bench master --slaves HOST:PORT,... [run options] [--exec CMD]
@@ -68,8 +75,9 @@ public record BenchOptions(LoadSpec load, List<Integer> steps, Path json, Path c
             run options:
               --uri URI               target (default coap://127.0.0.1:5683/benchmark); coap+tcp://... runs
                                       the steps over CoAP over TCP (RFC 8323: a connection per client, CSM first)
-              --generator java|c      coap+tcp only: c runs each step with the C generator coap-tcp-load (epoll,
-                                      one thread; GET, one path segment), built with gcc on first use
+              --generator java|c|c-uring   coap+tcp only: c runs each step with the C generator coap-tcp-load
+                                      (epoll, one thread; GET, one path segment), built with gcc on first use;
+                                      c-uring the same on io_uring (Linux 6.0+), and the compare's echo too
               --concurrency STEPS     10,100,1000 | FROM:TO (x10) | FROM:TO:xF | FROM:TO:+S (default 10,100,1000)
               --duration S            measured seconds per step (default 20)
               --warmup S              warm-up seconds per step (default 5)
@@ -154,7 +162,10 @@ public record BenchOptions(LoadSpec load, List<Integer> steps, Path json, Path c
             throw new IllegalArgumentException("--generator must be one of " + GENERATORS + ", got '" + generator + "'");
         }
         if (load.uri().isReliableTransport() && (generator.equals("c-sockets") || rate > 0)) {
-            throw new IllegalArgumentException("coap+tcp takes --generator java or c, without --rate");
+            throw new IllegalArgumentException("coap+tcp takes --generator java, c or c-uring, without --rate");
+        }
+        if (!load.uri().isReliableTransport() && generator.equals("c-uring")) {
+            throw new IllegalArgumentException("--generator c-uring is for coap+tcp (coap-tcp-load)");
         }
         return new BenchOptions(load, Steps.parse(steps), json, csv, hlog, html, quiet, slaves, exec,
                 startDelayMs, List.copyOf(serverCmds), serverCpus, clientCpus, noDefaults, generator, rate);

@@ -142,9 +142,9 @@ final class CompareRun {
      */
     private static String tcpEchoCommand(BenchOptions o, PrintStream log) throws IOException, InterruptedException {
         try {
-            return CoapTcpLoad.build().echoCommand("127.0.0.1");
+            return CoapTcpLoad.build().echoCommand("127.0.0.1", o.uringGenerator());
         } catch (IOException e) {
-            if (o.generator().equals("c")) {
+            if (o.cGenerator()) {
                 throw e;
             }
             log.println("compare: no echo server (generator ceiling) for coap+tcp: " + e.getMessage());

@@ -107,7 +107,7 @@ public final class LocalRun {
         List<StepResult> results = new ArrayList<>();
         for (int i = 0; i < o.steps().size(); i++) {
             int concurrency = o.steps().get(i);
-            StepResult r = tool.run(o.load(), dest, concurrency);
+            StepResult r = tool.run(o.load(), dest, concurrency, o.uringGenerator());
             if (!o.quiet()) {
                 progress.printf(Locale.ROOT, "step %d/%d: %d connections, %.0f req/s (coap-tcp-load)%n", i + 1,
                         o.steps().size(), concurrency, r.throughputRps());

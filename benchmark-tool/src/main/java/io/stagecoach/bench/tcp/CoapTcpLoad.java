@@ -21,13 +21,17 @@ import org.HdrHistogram.Histogram;
 /**
  * The C tool {@code coap-tcp-load} (source {@code coap-tcp-load.c} beside this class): a
  * neutral CoAP-over-TCP load generator (epoll, one thread, non-blocking connections, CSM first)
- * and the trivial server that answers every frame, which measures the generator's ceiling. Built
+ * and the trivial server that answers every frame, which measures the generator's ceiling; both
+ * also on io_uring ({@code --io uring}, Linux 6.0+: batched sends, multishot receives). Built
  * with {@code gcc -O2} on first use into {@code java.io.tmpdir/stagecoach-bench/}, named by a
  * hash of its source so that a changed source is built again. Benchmark-only.
  */
 public final class CoapTcpLoad {
 
     private static final String SOURCE = "coap-tcp-load.c";
+
+    /** The tool's exit status when the kernel (or the headers it was built with) lacks io_uring. */
+    static final int EXIT_NO_URING = 3;
 
     private final Path binary;
 
@@ -79,7 +83,20 @@ public final class CoapTcpLoad {
 
     /** The shell command of the answering server, with a {@code {port}} placeholder. */
     public String echoCommand(String bindAddress) {
-        return "'" + binary + "' echo --host " + bindAddress + " --port {port}";
+        return echoCommand(bindAddress, false);
+    }
+
+    /** As {@link #echoCommand(String)}, on io_uring when {@code uring}. */
+    public String echoCommand(String bindAddress, boolean uring) {
+        return "'" + binary + "' echo --host " + bindAddress + " --port {port}" + (uring ? " --io uring" : "");
+    }
+
+    /** The tool's {@code --io} value: {@code epoll} or {@code uring}, else IllegalArgumentException. */
+    public static String io(String value) {
+        if (!value.equals("epoll") && !value.equals("uring")) {
+            throw new IllegalArgumentException("--io must be epoll or uring, got '" + value + "'");
+        }
+        return value;
     }
 
     /**
@@ -91,6 +108,17 @@ public final class CoapTcpLoad {
      */
     public StepResult run(LoadSpec spec, InetSocketAddress destination, int concurrency)
             throws IOException, InterruptedException {
+        return run(spec, destination, concurrency, false);
+    }
+
+    /**
+     * As {@link #run(LoadSpec, InetSocketAddress, int)}, on io_uring when {@code uring}.
+     *
+     * @throws IOException also when {@code uring} and this kernel has no usable io_uring (the
+     *         tool says why on stderr)
+     */
+    public StepResult run(LoadSpec spec, InetSocketAddress destination, int concurrency, boolean uring)
+            throws IOException, InterruptedException {
         List<String> path = spec.uri().path();
         if (!spec.method().equals("GET") || spec.payloadSize() > 0 || !spec.uri().query().isEmpty()
                 || path.size() > 1 || path.size() == 1 && path.get(0).getBytes(StandardCharsets.UTF_8).length > 12) {
@@ -101,12 +129,16 @@ public final class CoapTcpLoad {
                 "--host", destination.getAddress().getHostAddress(), "--port", Integer.toString(destination.getPort()),
                 "--path", path.isEmpty() ? "" : path.get(0), "--connections", Integer.toString(concurrency),
                 "--warmup", seconds(spec.warmup().toMillis()), "--duration", seconds(spec.duration().toMillis()),
-                "--timeout", seconds(spec.timeout().toMillis())));
+                "--timeout", seconds(spec.timeout().toMillis()), "--io", uring ? "uring" : "epoll"));
         Process p = new ProcessBuilder(argv).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
         if (!p.waitFor(10, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new IOException("coap-tcp-load did not end");
+        }
+        if (p.exitValue() == EXIT_NO_URING) {
+            throw new IOException("coap-tcp-load: io_uring is not available here (its reason above);"
+                    + " --generator c runs on epoll");
         }
         if (p.exitValue() != 0) {
             throw new IOException("coap-tcp-load failed (exit " + p.exitValue() + ")");

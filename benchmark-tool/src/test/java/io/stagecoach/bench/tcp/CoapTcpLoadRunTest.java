@@ -17,21 +17,25 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The C generator against a peer that cuts its frames across reads: every answer is followed by
  * the first two bytes of a Ping (RFC 8323 §5.4) whose rest comes only with the next answer, so
  * the generator must keep an incomplete frame between reads, then answer the Ping with a Pong.
- * Needs gcc (the benchmark tool's own requirement for {@code --generator c}).
+ * On epoll and on io_uring (where the kernel has no usable io_uring, the tool must say so and exit
+ * with its own status: {@link #uringUnavailable}). Needs gcc (the benchmark tool's own requirement
+ * for {@code --generator c}).
  */
 class CoapTcpLoadRunTest {
 
     private static final byte[] PING = {0x02, (byte) 0xE2, 0x7A, 0x7B}; // Len 0, TKL 2, 7.02, token 7A7B
     private static final byte[] PONG = {0x02, (byte) 0xE3, 0x7A, 0x7B};
 
-    @Test
-    void keepsFramesCutAcrossReadsAndAnswersPings() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"epoll", "uring"})
+    void keepsFramesCutAcrossReadsAndAnswersPings(String io) throws Exception {
         CoapTcpLoad tool = CoapTcpLoad.build();
         AtomicInteger answered = new AtomicInteger();
         AtomicInteger pongs = new AtomicInteger();
@@ -51,7 +55,7 @@ class CoapTcpLoadRunTest {
             acceptor.start();
             Process p = new ProcessBuilder(tool.binary().toString(), "load", "--host", "127.0.0.1",
                     "--port", Integer.toString(server.getLocalPort()), "--path", "benchmark",
-                    "--connections", "1", "--warmup", "0.2", "--duration", "0.5", "--timeout", "5")
+                    "--connections", "1", "--warmup", "0.2", "--duration", "0.5", "--timeout", "5", "--io", io)
                     .redirectErrorStream(true).start();
             String out;
             try {
@@ -60,6 +64,11 @@ class CoapTcpLoadRunTest {
             } finally {
                 p.destroyForcibly();
             }
+            if (uringUnavailable(io, p.exitValue(), out)) {
+                return; // said so clearly: asserted there
+            }
+            assertEquals(0, p.exitValue(), out);
+            assertTrue(out.contains("io " + io + "\n"), "the mode it ran in: " + out);
             acceptor.join(10_000);
             assertEquals(null, failure.get());
             Map<String, Long> r = results(out);
@@ -72,6 +81,19 @@ class CoapTcpLoadRunTest {
             assertTrue(pongs.get() >= answered.get() - 2 && pongs.get() > 10,
                     "a Pong for every completed Ping: " + pongs + " of " + answered);
         }
+    }
+
+    /**
+     * Whether {@code io_uring} was asked for and the tool reported that this kernel cannot give
+     * it: then it must have exited with its own status and said why, in one line that names
+     * io_uring. Any other failure is not this.
+     */
+    static boolean uringUnavailable(String io, int exit, String out) {
+        if (!io.equals("uring") || exit != CoapTcpLoad.EXIT_NO_URING) {
+            return false;
+        }
+        assertTrue(out.contains("io_uring unavailable: "), "a reason naming io_uring: " + out);
+        return true;
     }
 
     /** CSM first, then per request: its answer, the rest of the pending Ping, the head of the next. */

@@ -1,7 +1,9 @@
 package io.stagecoach.bench.tcp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stagecoach.bench.cli.BenchOptions;
 import io.stagecoach.bench.load.StepResult;
@@ -29,6 +31,13 @@ class CoapTcpLoadTest {
     }
 
     @Test
+    void theToolsIoModeIsEpollOrUring() {
+        assertEquals("uring", CoapTcpLoad.io("uring"));
+        assertEquals("epoll", CoapTcpLoad.io("epoll"));
+        assertThrows(IllegalArgumentException.class, () -> CoapTcpLoad.io("io_uring2"));
+    }
+
+    @Test
     void outputWithoutAResultIsAFailure() {
         assertThrows(IOException.class, () -> CoapTcpLoad.parse("connect: refused\n", 10, 1_000_000));
     }
@@ -46,6 +55,12 @@ class CoapTcpLoadTest {
                     "--rate", "1000"}));
         assertThrows(IllegalArgumentException.class,
                 () -> BenchOptions.parse(new String[] {"--uri", "coap+tcp://127.0.0.1/x", "--generator", "rust"}));
+        BenchOptions uring = BenchOptions.parse(new String[] {"--uri", "coap+tcp://127.0.0.1/x", "--generator", "c-uring"});
+        assertTrue(uring.cGenerator() && uring.uringGenerator(), "c-uring is the C generator on io_uring");
+        assertFalse(o.uringGenerator(), "c stays on epoll");
+        assertThrows(IllegalArgumentException.class,
+                () -> BenchOptions.parse(new String[] {"--uri", "coap://127.0.0.1/x", "--generator", "c-uring"}),
+                "coap-load (UDP) has no io_uring mode");
         assertThrows(IllegalArgumentException.class,
                 () -> BenchOptions.parse(new String[] {"--uri", "coap+tcp://127.0.0.1/x", "--non"}));
     }
