@@ -141,7 +141,10 @@ public final class NettyTcpConnector implements StreamConnector {
             if (running) {
                 return;
             }
-            loops = new EventLoops(config.nativeTransport(), config.ioUring(), config.workerThreads(), !config.isClient());
+            // the buffer ring only for plain TCP: the TLS and WebSocket decoders keep received buffers
+            int ring = config.transport() == TcpConnectorConfig.Transport.TCP ? config.ioUringBufferRing() : 0;
+            loops = new EventLoops(config.nativeTransport(), config.ioUring(), config.workerThreads(), !config.isClient(),
+                    ring, config.ioUringBufferSize());
             try {
                 tls = config.transport().isSecure() ? TlsSetup.of(config) : null;
                 if (config.isClient()) {
@@ -177,8 +180,9 @@ public final class NettyTcpConnector implements StreamConnector {
                 throw e;
             }
             running = true;
-            LOG.info("{} {} connector {} {} ({})", config.transport().scheme(), config.isClient() ? "client" : "server",
-                    config.isClient() ? "from" : "bound to", boundAddress, loops.kind().label());
+            LOG.info("{} {} connector {} {} ({}{})", config.transport().scheme(), config.isClient() ? "client" : "server",
+                    config.isClient() ? "from" : "bound to", boundAddress, loops.kind().label(),
+                    loops.bufferRing() ? ", buffer ring of " + config.ioUringBufferRing() : "");
         }
     }
 
