@@ -99,7 +99,7 @@ public final class TcpConfig {
             .doc("On io_uring, coap+tcp (plain TCP) connections receive into a ring of this many buffers per"
                     + " event loop, which the kernel fills as data arrives (provided buffers, one multishot"
                     + " receive per connection), instead of each connection holding a receive buffer of its own"
-                    + " and re-arming a receive per read; rounded up to a power of two; 0: off.")
+                    + " and re-arming a receive per read; rounded up to a power of two (at least 2); 0: off.")
             .build();
 
     public static final Definition<Integer> IO_URING_BUFFER_SIZE = Definition.size("tcp.io-uring-buffer-size")

@@ -58,7 +58,7 @@ final class IoUringTransport {
         IoUringBufferRingConfig ring = IoUringBufferRingConfig.builder()
                 .bufferGroupId(BUFFER_GROUP)
                 .bufferRingSize((short) ringBuffers)
-                .batchSize(Math.max(1, ringBuffers / 16))
+                .batchSize(Math.max(2, ringBuffers / 16)) // Netty wants an even batch
                 .allocator(new IoUringFixedBufferRingAllocator(PooledByteBufAllocator.DEFAULT, bufferSize))
                 .build();
         return new MultiThreadIoEventLoopGroup(threads, factory,

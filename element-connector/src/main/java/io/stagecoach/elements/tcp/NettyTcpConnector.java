@@ -130,6 +130,12 @@ public final class NettyTcpConnector implements StreamConnector {
         }
     }
 
+    /** Whether this started connector's connections receive into their loop's io_uring buffer ring. */
+    boolean receivesIntoBufferRing() {
+        EventLoops l = loops; // set before any connection exists, on the thread that started
+        return l != null && l.bufferRing();
+    }
+
     // ------------------------------------------------------------------ lifecycle
 
     @Override

@@ -304,15 +304,15 @@ public final class TcpConnectorConfig {
 
         /**
          * On io_uring, plain TCP connections receive into a ring of {@code buffers} provided buffers
-         * per event loop (rounded up to a power of two; at most 16384), filled by one multishot
+         * per event loop (rounded up to a power of two, at least 2; at most 16384), filled by one multishot
          * receive per connection; 0 (the default) keeps a receive buffer per connection.
          */
         public Builder ioUringBufferRing(int buffers) {
             if (buffers < 0 || buffers > 16384) {
                 throw new IllegalArgumentException("ioUringBufferRing must be 0..16384: " + buffers);
             }
-            // the kernel's ring has a power-of-two size
-            this.ioUringBufferRing = buffers <= 1 ? buffers : Integer.highestOneBit(buffers - 1) << 1;
+            // the kernel's ring has a power-of-two size; Netty refills it in even batches
+            this.ioUringBufferRing = buffers == 0 ? 0 : Math.max(2, Integer.highestOneBit(buffers - 1) << 1);
             return this;
         }
 

@@ -245,6 +245,58 @@ class NettyTcpConnectorTest {
         }
     }
 
+    /**
+     * With a provided-buffer ring (io_uring; the setting is ignored elsewhere) far smaller than what
+     * three connections send, so that its buffers are used up and reused while frames are in
+     * flight: frames pipelined in one write, and a frame split across two reads (its second half sent
+     * only once the answer to the frame before it came back), arrive whole and in order on each
+     * connection.
+     */
+    @ParameterizedTest
+    @MethodSource("loopKinds")
+    void aBufferRingCarriesPipelinedAndSplitFrames(EventLoops.Kind kind) throws Exception {
+        NettyTcpConnector server = start(on(kind, TcpConnectorConfig.builder().bindAddress(LOOPBACK)
+                .ioUringBufferRing(4).ioUringBufferSize(1024)));
+        server.setConnectionHandler(new Events(server, null));
+        server.setRawDataReceiver(d -> server.send(RawData.outbound(frame(new String(d.sharedBytes(),
+                StandardCharsets.US_ASCII), true), d.context(), null)));
+        server.start();
+        assertEquals(kind == EventLoops.Kind.IO_URING && IoUringTransport.bufferRing(4), server.receivesIntoBufferRing());
+        Socket[] sockets = new Socket[3];
+        try {
+            for (int k = 0; k < sockets.length; k++) {
+                sockets[k] = new Socket(InetAddress.getLoopbackAddress(), server.getAddress().getPort());
+                sockets[k].setSoTimeout(5000);
+                sockets[k].setTcpNoDelay(true);
+            }
+            for (int round = 0; round < 3; round++) {
+                for (int k = 0; k < sockets.length; k++) {
+                    ByteArrayOutputStream pipelined = new ByteArrayOutputStream();
+                    for (int i = 0; pipelined.size() < 6000; i++) {
+                        pipelined.writeBytes(frame(k + "/" + round + "/" + i + ":" + "y".repeat(i % 200), true));
+                    }
+                    byte[] split = frame(k + "/" + round + ":split:" + "z".repeat(150), true);
+                    OutputStream out = sockets[k].getOutputStream();
+                    out.write(pipelined.toByteArray());
+                    out.write(split, 0, 70);
+                    out.flush();
+                    byte[] back = sockets[k].getInputStream().readNBytes(pipelined.size());
+                    assertArrayEquals(pipelined.toByteArray(), back, "pipelined frames of connection " + k);
+                    out.write(split, 70, split.length - 70);
+                    out.flush();
+                    assertArrayEquals(split, sockets[k].getInputStream().readNBytes(split.length),
+                            "the frame split across reads, on connection " + k);
+                }
+            }
+        } finally {
+            for (Socket so : sockets) {
+                if (so != null) {
+                    so.close();
+                }
+            }
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("loopKinds")
     void aRefusedStreamGetsTheLastWordsThenTheConnectionCloses(EventLoops.Kind kind) throws Exception {
