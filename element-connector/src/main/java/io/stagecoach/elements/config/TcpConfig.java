@@ -94,25 +94,11 @@ public final class TcpConfig {
                     + " false: epoll.")
             .build();
 
-    public static final Definition<Integer> IO_URING_BUFFER_RING = Definition.integer("tcp.io-uring-buffer-ring")
-            .defaultValue(0).range(0, 16384).unit("buffers")
-            .doc("On io_uring, coap+tcp (plain TCP) connections receive into a ring of this many buffers per"
-                    + " event loop, which the kernel fills as data arrives (provided buffers, one multishot"
-                    + " receive per connection), instead of each connection holding a receive buffer of its own"
-                    + " and re-arming a receive per read; rounded up to a power of two (at least 2); 0: off.")
-            .build();
-
-    public static final Definition<Integer> IO_URING_BUFFER_SIZE = Definition.size("tcp.io-uring-buffer-size")
-            .defaultValue(16384).range(1024, 1024 * 1024)
-            .doc("Bytes of each buffer of tcp.io-uring-buffer-ring; where the kernel consumes buffers"
-                    + " incrementally (Linux 6.12+), many small receives share one buffer.")
-            .build();
-
     /** All TCP connector definitions. */
     public static final ModuleDefinitions DEFINITIONS = ModuleDefinitions.of("TCP connector",
             "CoAP over TCP, TLS and WebSockets (RFC 8323): connections, their limits and timeouts"
                     + " (package `io.stagecoach.elements.tcp`, docs/transports.md).",
             MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, MAX_MESSAGE_SIZE, CSM_TIMEOUT, FRAME_TIMEOUT,
             IDLE_TIMEOUT, HANDSHAKE_TIMEOUT, WORKER_THREADS, OUTBOUND_BUFFER, NATIVE_TRANSPORT, IO_URING,
-            IO_URING_BUFFER_RING, IO_URING_BUFFER_SIZE, FOLLOW_ALTERNATIVE_ADDRESS);
+            FOLLOW_ALTERNATIVE_ADDRESS);
 }

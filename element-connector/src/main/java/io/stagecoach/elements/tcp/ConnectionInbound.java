@@ -14,7 +14,6 @@ import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.util.ReferenceCountUtil;
-import io.netty.util.concurrent.FastThreadLocal;
 import io.stagecoach.elements.FramingException;
 import io.stagecoach.elements.StreamFramer;
 import java.nio.ByteBuffer;
@@ -29,24 +28,15 @@ import org.slf4j.LoggerFactory;
 final class ConnectionInbound extends ChannelInboundHandlerAdapter {
 
     private static final Logger LOG = LoggerFactory.getLogger(NettyTcpConnector.class);
-    /** Per event loop: what a read from the buffer ring is copied through (see {@link #readCopied}). */
-    private static final FastThreadLocal<ByteBuffer> SCRATCH = new FastThreadLocal<>() {
-        @Override
-        protected ByteBuffer initialValue() {
-            return ByteBuffer.allocate(16 * 1024);
-        }
-    };
 
     private final NettyTcpConnector connector;
     private final TcpConnection c;
     private final TcpConnectorConfig config;
-    private final boolean ringReads;
 
     ConnectionInbound(NettyTcpConnector connector, TcpConnection c) {
         this.connector = connector;
         this.c = c;
         this.config = connector.config();
-        this.ringReads = connector.receivesIntoBufferRing();
     }
 
     @Override
@@ -122,9 +112,7 @@ final class ConnectionInbound extends ChannelInboundHandlerAdapter {
             return;
         }
         try {
-            if (ringReads) {
-                readCopied(buf, framer);
-            } else if (buf.nioBufferCount() == 1) {
+            if (buf.nioBufferCount() == 1) {
                 // the buffer's own cached view: nioBuffer() would allocate a duplicate per read
                 // (7 % of the event loop's Java time at 70k frames/s); the framer copies what it keeps
                 framer.read(buf.internalNioBuffer(buf.readerIndex(), buf.readableBytes()), c.frames);
@@ -143,25 +131,6 @@ final class ConnectionInbound extends ChannelInboundHandlerAdapter {
             } else {
                 ctx.close();
             }
-        }
-    }
-
-    /**
-     * A buffer of the loop's provided-buffer ring is a fresh view each read, whose NIO view would
-     * be allocated each time (two {@code ByteBuffer}s per read): its bytes go through the loop's
-     * own scratch buffer instead (a copy of the few bytes of a read, no allocation).
-     */
-    private void readCopied(ByteBuf buf, StreamFramer framer) throws FramingException {
-        ByteBuffer scratch = SCRATCH.get();
-        int at = buf.readerIndex();
-        int end = buf.writerIndex();
-        while (at < end) {
-            int n = Math.min(end - at, scratch.capacity());
-            scratch.clear().limit(n);
-            buf.getBytes(at, scratch);
-            scratch.flip();
-            framer.read(scratch, c.frames);
-            at += n;
         }
     }
 

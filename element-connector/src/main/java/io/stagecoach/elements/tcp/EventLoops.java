@@ -52,24 +52,19 @@ final class EventLoops {
     private final EventLoopThreads acceptThreads;
     private final EventLoopGroup io;
     private final EventLoopGroup accept;
-    private final boolean bufferRing;
 
     /**
      * @param nativeTransport use a native transport if this JVM can (false: NIO)
      * @param ioUring         io_uring rather than epoll as the native transport
      * @param ioLoops         event loops of the connections
      * @param server          also one accepting loop
-     * @param ringBuffers     on io_uring, the buffers of each connection loop's provided-buffer ring
-     *                        (a power of two), 0 for none
-     * @param bufferSize      bytes of each of those buffers
      */
-    EventLoops(boolean nativeTransport, boolean ioUring, int ioLoops, boolean server, int ringBuffers, int bufferSize) {
+    EventLoops(boolean nativeTransport, boolean ioUring, int ioLoops, boolean server) {
         this.kind = choose(nativeTransport, ioUring, IoUringTransport::available, EventLoops::epollAvailable);
-        this.bufferRing = kind == Kind.IO_URING && IoUringTransport.bufferRing(ringBuffers);
         this.ioThreads = new EventLoopThreads(server ? "tcp-io" : "tcp-client-io");
         this.acceptThreads = server ? new EventLoopThreads("tcp-accept") : null;
-        this.io = group(ioLoops, ioThreads, bufferRing ? ringBuffers : 0, bufferSize);
-        this.accept = server ? group(1, acceptThreads, 0, 0) : null;
+        this.io = group(ioLoops, ioThreads);
+        this.accept = server ? group(1, acceptThreads) : null;
     }
 
     /**
@@ -105,9 +100,9 @@ final class EventLoops {
         }
     }
 
-    private EventLoopGroup group(int threads, ThreadFactory factory, int ringBuffers, int bufferSize) {
+    private EventLoopGroup group(int threads, ThreadFactory factory) {
         return switch (kind) {
-            case IO_URING -> IoUringTransport.group(threads, factory, ringBuffers, bufferSize);
+            case IO_URING -> IoUringTransport.group(threads, factory);
             case EPOLL -> new EpollEventLoopGroup(threads, factory);
             case NIO -> new NioEventLoopGroup(threads, factory);
         };
@@ -115,11 +110,6 @@ final class EventLoops {
 
     Kind kind() {
         return kind;
-    }
-
-    /** Whether the connections receive into their loop's provided-buffer ring (io_uring). */
-    boolean bufferRing() {
-        return bufferRing;
     }
 
     EventLoopGroup io() {
@@ -148,8 +138,8 @@ final class EventLoops {
     }
 
     /**
-     * Sets level-triggered epoll on the connections of {@code b} (NIO and io_uring have no such
-     * mode), and on io_uring their loop's buffer ring if it has one: edge-triggered, Netty reads a ready socket
+     * Sets level-triggered epoll on the connections of {@code b} (no-op with NIO and io_uring,
+     * which have no such mode): edge-triggered, Netty reads a ready socket
      * again until it is empty, one more system call per frame of a request/response exchange;
      * level-triggered stops at the first short read, as NIO does.
      */
@@ -157,18 +147,12 @@ final class EventLoops {
         if (kind == Kind.EPOLL) {
             b.childOption(EpollChannelOption.EPOLL_MODE, EpollMode.LEVEL_TRIGGERED);
         }
-        if (bufferRing) {
-            IoUringTransport.useBufferRing(b);
-        }
     }
 
     /** As {@link #configure(ServerBootstrap)} for a client's connections. */
     void configure(Bootstrap b) {
         if (kind == Kind.EPOLL) {
             b.option(EpollChannelOption.EPOLL_MODE, EpollMode.LEVEL_TRIGGERED);
-        }
-        if (bufferRing) {
-            IoUringTransport.useBufferRing(b);
         }
     }
 

@@ -1,18 +1,11 @@
 package io.stagecoach.elements.tcp;
 
-import io.netty.bootstrap.Bootstrap;
-import io.netty.bootstrap.ServerBootstrap;
-import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.uring.IoUring;
-import io.netty.channel.uring.IoUringBufferRingConfig;
-import io.netty.channel.uring.IoUringChannelOption;
-import io.netty.channel.uring.IoUringFixedBufferRingAllocator;
 import io.netty.channel.uring.IoUringIoHandler;
-import io.netty.channel.uring.IoUringIoHandlerConfig;
 import io.netty.channel.uring.IoUringServerSocketChannel;
 import io.netty.channel.uring.IoUringSocketChannel;
 import java.util.concurrent.ThreadFactory;
@@ -25,9 +18,6 @@ import java.util.concurrent.ThreadFactory;
  * where epoll makes one {@code recvfrom} and one {@code sendto} system call per request.
  */
 final class IoUringTransport {
-
-    /** The buffer group of the loops' provided-buffer rings (one ring per loop, one group). */
-    private static final short BUFFER_GROUP = 1;
 
     private IoUringTransport() {
     }
@@ -45,39 +35,8 @@ final class IoUringTransport {
         }
     }
 
-    /**
-     * Event loops with, if {@code ringBuffers > 0} and the kernel has provided-buffer rings (Linux
-     * 5.19+), a ring of {@code ringBuffers} buffers of {@code bufferSize} bytes each per loop: the
-     * connections configured by {@link #useBufferRing} receive into it with one multishot receive
-     * each (Linux 6.0+), instead of each holding a buffer of its own and arming a receive per read.
-     */
-    static EventLoopGroup group(int threads, ThreadFactory factory, int ringBuffers, int bufferSize) {
-        if (!bufferRing(ringBuffers)) {
-            return new MultiThreadIoEventLoopGroup(threads, factory, IoUringIoHandler.newFactory());
-        }
-        IoUringBufferRingConfig ring = IoUringBufferRingConfig.builder()
-                .bufferGroupId(BUFFER_GROUP)
-                .bufferRingSize((short) ringBuffers)
-                .batchSize(Math.max(2, ringBuffers / 16)) // Netty wants an even batch
-                .allocator(new IoUringFixedBufferRingAllocator(PooledByteBufAllocator.DEFAULT, bufferSize))
-                .build();
-        return new MultiThreadIoEventLoopGroup(threads, factory,
-                IoUringIoHandler.newFactory(new IoUringIoHandlerConfig().setBufferRingConfig(ring)));
-    }
-
-    /** Whether a ring of {@code ringBuffers} is wanted and this kernel can provide it. */
-    static boolean bufferRing(int ringBuffers) {
-        return ringBuffers > 0 && IoUring.isRegisterBufferRingSupported();
-    }
-
-    /** Connections of {@code b} receive into their loop's buffer ring (see {@link #group}). */
-    static void useBufferRing(ServerBootstrap b) {
-        b.childOption(IoUringChannelOption.IO_URING_BUFFER_GROUP_ID, BUFFER_GROUP);
-    }
-
-    /** As {@link #useBufferRing(ServerBootstrap)} for a client's connections. */
-    static void useBufferRing(Bootstrap b) {
-        b.option(IoUringChannelOption.IO_URING_BUFFER_GROUP_ID, BUFFER_GROUP);
+    static EventLoopGroup group(int threads, ThreadFactory factory) {
+        return new MultiThreadIoEventLoopGroup(threads, factory, IoUringIoHandler.newFactory());
     }
 
     static Class<? extends ServerChannel> serverChannel() {

@@ -130,12 +130,6 @@ public final class NettyTcpConnector implements StreamConnector {
         }
     }
 
-    /** Whether this started connector's connections receive into their loop's io_uring buffer ring. */
-    boolean receivesIntoBufferRing() {
-        EventLoops l = loops; // set before any connection exists, on the thread that started
-        return l != null && l.bufferRing();
-    }
-
     // ------------------------------------------------------------------ lifecycle
 
     @Override
@@ -147,10 +141,7 @@ public final class NettyTcpConnector implements StreamConnector {
             if (running) {
                 return;
             }
-            // the buffer ring only for plain TCP: the TLS and WebSocket decoders keep received buffers
-            int ring = config.transport() == TcpConnectorConfig.Transport.TCP ? config.ioUringBufferRing() : 0;
-            loops = new EventLoops(config.nativeTransport(), config.ioUring(), config.workerThreads(), !config.isClient(),
-                    ring, config.ioUringBufferSize());
+            loops = new EventLoops(config.nativeTransport(), config.ioUring(), config.workerThreads(), !config.isClient());
             try {
                 tls = config.transport().isSecure() ? TlsSetup.of(config) : null;
                 if (config.isClient()) {
@@ -186,9 +177,8 @@ public final class NettyTcpConnector implements StreamConnector {
                 throw e;
             }
             running = true;
-            LOG.info("{} {} connector {} {} ({}{})", config.transport().scheme(), config.isClient() ? "client" : "server",
-                    config.isClient() ? "from" : "bound to", boundAddress, loops.kind().label(),
-                    loops.bufferRing() ? ", buffer ring of " + config.ioUringBufferRing() : "");
+            LOG.info("{} {} connector {} {} ({})", config.transport().scheme(), config.isClient() ? "client" : "server",
+                    config.isClient() ? "from" : "bound to", boundAddress, loops.kind().label());
         }
     }
 

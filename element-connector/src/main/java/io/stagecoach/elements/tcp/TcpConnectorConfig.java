@@ -85,8 +85,6 @@ public final class TcpConnectorConfig {
     private final int outboundBuffer;
     private final boolean nativeTransport;
     private final boolean ioUring;
-    private final int ioUringBufferRing;
-    private final int ioUringBufferSize;
     private final HttpResponder httpResponder;
     private final Clock clock;
 
@@ -103,8 +101,6 @@ public final class TcpConnectorConfig {
         this.outboundBuffer = b.outboundBuffer;
         this.nativeTransport = b.nativeTransport;
         this.ioUring = b.ioUring;
-        this.ioUringBufferRing = b.ioUringBufferRing;
-        this.ioUringBufferSize = b.ioUringBufferSize;
         this.httpResponder = b.httpResponder;
         this.clock = b.clock;
     }
@@ -168,19 +164,6 @@ public final class TcpConnectorConfig {
         return ioUring;
     }
 
-    /**
-     * Buffers of each io_uring event loop's provided-buffer ring for plain TCP receives (a power of
-     * two), 0 when connections receive into buffers of their own.
-     */
-    public int ioUringBufferRing() {
-        return ioUringBufferRing;
-    }
-
-    /** Bytes of each buffer of {@link #ioUringBufferRing()}. */
-    public int ioUringBufferSize() {
-        return ioUringBufferSize;
-    }
-
     /** The WebSocket server's answer to other HTTP requests, or {@code null} (404). */
     public HttpResponder httpResponder() {
         return httpResponder;
@@ -209,8 +192,6 @@ public final class TcpConnectorConfig {
         private int outboundBuffer = TcpConfig.OUTBOUND_BUFFER.defaultValue();
         private boolean nativeTransport = TcpConfig.NATIVE_TRANSPORT.defaultValue();
         private boolean ioUring = TcpConfig.IO_URING.defaultValue();
-        private int ioUringBufferRing = TcpConfig.IO_URING_BUFFER_RING.defaultValue();
-        private int ioUringBufferSize = TcpConfig.IO_URING_BUFFER_SIZE.defaultValue();
         private HttpResponder httpResponder;
         private Clock clock = Clock.system();
 
@@ -227,8 +208,6 @@ public final class TcpConnectorConfig {
             outboundBuffer = config.get(TcpConfig.OUTBOUND_BUFFER);
             nativeTransport = config.get(TcpConfig.NATIVE_TRANSPORT);
             ioUring = config.get(TcpConfig.IO_URING);
-            ioUringBufferRing(config.get(TcpConfig.IO_URING_BUFFER_RING));
-            ioUringBufferSize = config.get(TcpConfig.IO_URING_BUFFER_SIZE);
             return this;
         }
 
@@ -299,29 +278,6 @@ public final class TcpConnectorConfig {
          */
         public Builder ioUring(boolean ioUring) {
             this.ioUring = ioUring;
-            return this;
-        }
-
-        /**
-         * On io_uring, plain TCP connections receive into a ring of {@code buffers} provided buffers
-         * per event loop (rounded up to a power of two, at least 2; at most 16384), filled by one multishot
-         * receive per connection; 0 (the default) keeps a receive buffer per connection.
-         */
-        public Builder ioUringBufferRing(int buffers) {
-            if (buffers < 0 || buffers > 16384) {
-                throw new IllegalArgumentException("ioUringBufferRing must be 0..16384: " + buffers);
-            }
-            // the kernel's ring has a power-of-two size; Netty refills it in even batches
-            this.ioUringBufferRing = buffers == 0 ? 0 : Math.max(2, Integer.highestOneBit(buffers - 1) << 1);
-            return this;
-        }
-
-        /** Bytes of each buffer of {@link #ioUringBufferRing(int)} (1 KiB to 1 MiB). */
-        public Builder ioUringBufferSize(int bytes) {
-            if (bytes < 1024 || bytes > 1024 * 1024) {
-                throw new IllegalArgumentException("ioUringBufferSize must be 1024..1048576: " + bytes);
-            }
-            this.ioUringBufferSize = bytes;
             return this;
         }
 
