@@ -117,6 +117,7 @@ class ExchangeStateTest {
         assertEquals(List.of("hook"), ran);
         assertThrows(NullPointerException.class, () -> remote().whenComplete(null));
     }
+
     @Test
     void theTransportHookRunsFirstOnceAndStaysFindable() {
         Exchange exchange = remote();
