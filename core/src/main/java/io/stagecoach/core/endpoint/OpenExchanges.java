@@ -13,14 +13,17 @@ import java.util.List;
  */
 final class OpenExchanges {
 
-    /** One exchange's place in the list; what {@link #remove} takes. */
-    static final class Entry {
+    /**
+     * One exchange's place in the list; what {@link #remove} takes. A subclass may carry more
+     * (the transport's hook and connection), so that one object per request does it all.
+     */
+    static class Entry {
         final Exchange exchange;
         Entry prev;
         Entry next;
         boolean linked;
 
-        private Entry(Exchange exchange) {
+        Entry(Exchange exchange) {
             this.exchange = exchange;
         }
     }
@@ -29,8 +32,17 @@ final class OpenExchanges {
     private int size;
 
     /** Adds {@code exchange}; the entry removes it again. */
-    synchronized Entry add(Exchange exchange) {
+    Entry add(Exchange exchange) {
         Entry e = new Entry(exchange);
+        add(e);
+        return e;
+    }
+
+    /** Adds the exchange of {@code e}, an entry not in any list; {@link #remove} removes it again. */
+    synchronized void add(Entry e) {
+        if (e.linked) {
+            throw new IllegalStateException("entry of " + e.exchange + " is in a list already");
+        }
         e.next = head;
         if (head != null) {
             head.prev = e;
@@ -38,7 +50,6 @@ final class OpenExchanges {
         head = e;
         e.linked = true;
         size++;
-        return e;
     }
 
     /** Removes the exchange of {@code e}; nothing if it was removed before. */

@@ -85,9 +85,6 @@ import org.slf4j.LoggerFactory;
 final class ReliableTransport implements ConnectionHandler, LayerStack.Outbox {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReliableTransport.class);
-    /** A received request's connection, on its exchange. */
-    private static final Exchange.Slot<ReliableConnection> CONNECTION =
-            new Exchange.Slot<>("reliable-connection", ReliableConnection.class);
 
     private final StreamConnector connector;
     private final ReliableFraming framing;
@@ -317,7 +314,6 @@ final class ReliableTransport implements ConnectionHandler, LayerStack.Outbox {
             return;
         }
         Exchange exchange = new Exchange(Exchange.Origin.REMOTE, request, c.context, request.receiveNanos(), null);
-        exchange.set(CONNECTION, c);
         track(c, exchange);
         exchange.executeWith(receiveInStack);
     }
@@ -457,25 +453,51 @@ final class ReliableTransport implements ConnectionHandler, LayerStack.Outbox {
      * lookups were 9 % of the I/O thread's Java time), else the one with its peer.
      */
     private ReliableConnection connectionOf(Exchange exchange) {
-        ReliableConnection c = exchange.get(CONNECTION);
-        return c != null ? c : connections.get(exchange.peer().peer());
+        return exchange.transportHook() instanceof Tracked t ? t.connection : connections.get(exchange.peer().peer());
     }
 
     private boolean fits(ReliableConnection c, Message m) {
         return serializer.encodedLength(m) <= c.peerMaxMessageSize;
     }
 
+    /**
+     * Adds {@code exchange} to the open exchanges of {@code c} until it completes. One object per
+     * exchange does it (the list entry, the completion hook, the connection); a client exchange
+     * that sends again on the same connection (the next block) stays tracked once.
+     */
     private void track(ReliableConnection c, Exchange exchange) {
-        OpenExchanges.Entry open = c.exchanges.add(exchange);
-        exchange.whenComplete(() -> {
-            c.exchanges.remove(open);
+        Runnable current = exchange.transportHook();
+        if (current == null) {
+            Tracked t = new Tracked(exchange, c);
+            c.exchanges.add(t);
+            exchange.setTransportHook(t);
+        } else if (!(current instanceof Tracked t && t.connection == c)) {
+            Tracked t = new Tracked(exchange, c); // another connection to the same peer: tracked there too
+            c.exchanges.add(t);
+            exchange.whenComplete(t);
+        }
+    }
+
+    /** An exchange open on a connection, and what its completion does there. */
+    private final class Tracked extends OpenExchanges.Entry implements Runnable {
+        final ReliableConnection connection;
+
+        Tracked(Exchange exchange, ReliableConnection connection) {
+            super(exchange);
+            this.connection = connection;
+        }
+
+        @Override
+        public void run() {
+            ReliableConnection c = connection;
+            c.exchanges.remove(this);
             if (!exchange.isLocal()) {
                 signals.answered(c, exchange);
             }
             if (c.released) {
                 control.closeWhenDone(c);
             }
-        });
+        }
     }
 
     // ------------------------------------------------------------------ ping

@@ -108,6 +108,9 @@ public final class Exchange {
     // saturating): the amplification limit of RFC 7252 §11.3 in one field
     private int amplification;
     private Thread owner;
+    // the transport's own completion hook, which is also its state of this exchange: one object
+    // where a slot, a hook array and a lambda cost about 110 B per request over TCP (8 B here)
+    private Runnable transportHook;
 
     /**
      * @param request the request as the application sent it ({@code LOCAL}) or as it arrived
@@ -160,13 +163,13 @@ public final class Exchange {
      * Marks a {@link Origin#REMOTE} exchange that completed normally as free for reuse: the upper
      * stage declares that it keeps no reference to it and gave it to no code that may keep one.
      * Refused (false) while the exchange is open or failed, for a LOCAL one, and when a layer
-     * keeps state or a completion hook in it. After a successful release nothing may touch the
+     * keeps state or a completion hook in it (a transport hook too). After a successful release nothing may touch the
      * exchange except the endpoint's {@link #recycle()}; {@link #retain()} takes the release back.
      * Caller holds the exchange.
      */
     public boolean release() {
         synchronized (this) {
-            if (outcome != DONE || listener != null || state != NO_STATE) {
+            if (outcome != DONE || listener != null || state != NO_STATE || transportHook != null) {
                 return false;
             }
             outcome = RELEASED;
@@ -327,6 +330,36 @@ public final class Exchange {
     }
 
     /**
+     * Registers the completion hook of the transport under the stack (at most one per exchange),
+     * which runs before the {@link #whenComplete} hooks, on the completing thread, or at once if the
+     * exchange is already complete. The transport finds its own state of the exchange through
+     * {@link #transportHook()}, so that it needs neither a {@link Slot} nor a separate hook.
+     *
+     * @throws IllegalStateException if the exchange has a transport hook already
+     */
+    public void setTransportHook(Runnable hook) {
+        Objects.requireNonNull(hook, "hook");
+        synchronized (this) {
+            if (outcome == null) {
+                if (transportHook != null) {
+                    throw new IllegalStateException("exchange " + this + " has a transport hook already");
+                }
+                transportHook = hook;
+                return;
+            }
+        }
+        hook.run();
+    }
+
+    /**
+     * The hook given to {@link #setTransportHook}, or {@code null}; it stays after completion. Caller
+     * holds the exchange, or registered the hook itself.
+     */
+    public Runnable transportHook() {
+        return transportHook;
+    }
+
+    /**
      * Completes the exchange normally; only the first completion counts and runs the hooks.
      *
      * @return {@code true} for the call that completed it
@@ -342,15 +375,20 @@ public final class Exchange {
 
     private boolean finish(Throwable cause) {
         Runnable[] toRun = null;
+        Runnable first;
         synchronized (this) {
             if (outcome != null) { // DONE, RELEASED or a failure
                 return false;
             }
             outcome = cause == null ? DONE : cause;
+            first = transportHook;
             if (state.length > 0) {
                 toRun = (Runnable[]) state[0];
                 state[0] = null;
             }
+        }
+        if (first != null) {
+            first.run();
         }
         for (int i = 0; toRun != null && i < toRun.length && toRun[i] != null; i++) {
             toRun[i].run();

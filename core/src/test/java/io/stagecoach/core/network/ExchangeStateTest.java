@@ -117,4 +117,25 @@ class ExchangeStateTest {
         assertEquals(List.of("hook"), ran);
         assertThrows(NullPointerException.class, () -> remote().whenComplete(null));
     }
+
+    @Test
+    void theTransportHookRunsFirstOnceAndStaysFindable() {
+        Exchange exchange = remote();
+        List<String> ran = new ArrayList<>();
+        exchange.whenComplete(() -> ran.add("layer"));
+        Runnable transport = () -> ran.add("transport");
+        exchange.setTransportHook(transport);
+        assertSame(transport, exchange.transportHook());
+        assertThrows(IllegalStateException.class, () -> exchange.setTransportHook(() -> ran.add("second")));
+        assertTrue(exchange.complete());
+        assertFalse(exchange.fail(new IllegalStateException("late")));
+        assertEquals(List.of("transport", "layer"), ran, "before the layers' hooks, once");
+        assertSame(transport, exchange.transportHook(), "the transport still finds its state");
+        assertFalse(exchange.release(), "an exchange with a transport hook is not reused");
+
+        Exchange done = remote();
+        done.complete();
+        done.setTransportHook(() -> ran.add("late"));
+        assertEquals("late", ran.get(ran.size() - 1), "runs at once on a completed exchange");
+    }
 }

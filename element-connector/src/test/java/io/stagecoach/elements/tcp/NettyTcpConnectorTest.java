@@ -245,6 +245,55 @@ class NettyTcpConnectorTest {
         }
     }
 
+    /**
+     * Frames pipelined in one write (several frames per read, many reads), and a frame split across
+     * two reads (its second half sent only once the answers to the frames before it came back),
+     * arrive whole and in order on each of three connections of one event loop, whose reads share
+     * the loop's buffers.
+     */
+    @ParameterizedTest
+    @MethodSource("loopKinds")
+    void pipelinedAndSplitFramesArriveWholeOnEachConnection(EventLoops.Kind kind) throws Exception {
+        NettyTcpConnector server = start(on(kind, TcpConnectorConfig.builder().bindAddress(LOOPBACK)));
+        server.setConnectionHandler(new Events(server, null));
+        server.setRawDataReceiver(d -> server.send(RawData.outbound(frame(new String(d.sharedBytes(),
+                StandardCharsets.US_ASCII), true), d.context(), null)));
+        server.start();
+        Socket[] sockets = new Socket[3];
+        try {
+            for (int k = 0; k < sockets.length; k++) {
+                sockets[k] = new Socket(InetAddress.getLoopbackAddress(), server.getAddress().getPort());
+                sockets[k].setSoTimeout(5000);
+                sockets[k].setTcpNoDelay(true);
+            }
+            for (int round = 0; round < 3; round++) {
+                for (int k = 0; k < sockets.length; k++) {
+                    ByteArrayOutputStream pipelined = new ByteArrayOutputStream();
+                    for (int i = 0; pipelined.size() < 6000; i++) {
+                        pipelined.writeBytes(frame(k + "/" + round + "/" + i + ":" + "y".repeat(i % 200), true));
+                    }
+                    byte[] split = frame(k + "/" + round + ":split:" + "z".repeat(150), true);
+                    OutputStream out = sockets[k].getOutputStream();
+                    out.write(pipelined.toByteArray());
+                    out.write(split, 0, 70);
+                    out.flush();
+                    byte[] back = sockets[k].getInputStream().readNBytes(pipelined.size());
+                    assertArrayEquals(pipelined.toByteArray(), back, "pipelined frames of connection " + k);
+                    out.write(split, 70, split.length - 70);
+                    out.flush();
+                    assertArrayEquals(split, sockets[k].getInputStream().readNBytes(split.length),
+                            "the frame split across reads, on connection " + k);
+                }
+            }
+        } finally {
+            for (Socket so : sockets) {
+                if (so != null) {
+                    so.close();
+                }
+            }
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("loopKinds")
     void aRefusedStreamGetsTheLastWordsThenTheConnectionCloses(EventLoops.Kind kind) throws Exception {
