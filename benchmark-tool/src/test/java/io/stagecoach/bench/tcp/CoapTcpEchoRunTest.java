@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
@@ -53,7 +54,11 @@ class CoapTcpEchoRunTest {
                 in.readFully(csm);
                 assertArrayEquals(new byte[] {0x00, (byte) 0xE1}, csm, "its CSM first");
                 // three GETs in one write (the third with a 1-byte token), then one in two writes
-                out.write(concat(get(0x11111111), get(0x22222222), new byte[] {0x01, 0x01, 0x33}));
+                ByteArrayOutputStream pipelined = new ByteArrayOutputStream();
+                pipelined.writeBytes(get(0x11111111));
+                pipelined.writeBytes(get(0x22222222));
+                pipelined.writeBytes(new byte[] {0x01, 0x01, 0x33});
+                out.write(pipelined.toByteArray());
                 out.flush();
                 byte[] fourth = get(0x44444444);
                 out.write(fourth, 0, 3);
@@ -151,20 +156,6 @@ class CoapTcpEchoRunTest {
         f[6] = (byte) (11 << 4 | path.length);
         System.arraycopy(path, 0, f, 7, path.length);
         return f;
-    }
-
-    private static byte[] concat(byte[]... parts) {
-        int n = 0;
-        for (byte[] p : parts) {
-            n += p.length;
-        }
-        byte[] all = new byte[n];
-        int at = 0;
-        for (byte[] p : parts) {
-            System.arraycopy(p, 0, all, at, p.length);
-            at += p.length;
-        }
-        return all;
     }
 
     /** Len 13 with extension 0 (13 bytes of options and payload), TKL, 2.05, the token, then {@link #BODY}. */
