@@ -30,6 +30,7 @@ final class DtlsSession {
     private volatile ServerPeer serverPeer;
     private volatile Session established;
     private volatile boolean limited;
+    private boolean failed; // under lock
 
     // client: plaintext sends waiting for the handshake (under lock)
     private final ArrayDeque<RawData> pending = new ArrayDeque<>();
@@ -104,6 +105,21 @@ final class DtlsSession {
 
     public void limited(boolean l) {
         limited = l;
+    }
+
+    /**
+     * Marks the handshake failed. A handshake can fail twice over: the timeout sweep abandons it
+     * and then BouncyCastle's thread sees its transport closed. Only the first call returns true,
+     * so that the failure is counted once, and by whichever path fails the waiting sends first.
+     */
+    public boolean markFailed() {
+        synchronized (lock) {
+            if (failed) {
+                return false;
+            }
+            failed = true;
+            return true;
+        }
     }
 
     /** Client: plaintext waiting for the handshake; caller holds {@link #lock}. */

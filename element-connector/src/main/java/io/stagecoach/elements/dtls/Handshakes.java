@@ -336,7 +336,9 @@ final class Handshakes {
     }
 
     private void failed(DtlsSession s, Exception e) {
-        counters.handshakesFailed.increment();
+        if (s.markFailed()) {
+            counters.handshakesFailed.increment();
+        }
         s.transport().close();
         if (connector.isRunning()) {
             LOG.debug("DTLS handshake with {} failed", s.peer(), e);
@@ -367,6 +369,9 @@ final class Handshakes {
         for (DtlsSession s : running.values()) {
             if (s.state() != State.ESTABLISHED && nowNanos - s.createdNanos() > limit) {
                 LOG.debug("handshake with {} timed out", s.peer());
+                if (s.markFailed()) { // counted before the waiting sends learn of it
+                    counters.handshakesFailed.increment();
+                }
                 s.transport().close();
                 failPending(s, new SendFailedException(Reason.IO_ERROR, "DTLS handshake timed out"));
                 finish(s);

@@ -159,6 +159,28 @@ class DtlsSessionTest {
         assertEquals(1, server.dtlsCounters().sessionsExpired());
     }
 
+    /**
+     * A client handshake with a peer that never answers ends at the handshake timeout by the sweep,
+     * while BouncyCastle's thread still waits; the failure is counted before the waiting send
+     * learns of it, and once although both paths see it fail.
+     */
+    @Test
+    void aTimedOutHandshakeIsCountedOnceBeforeItsSendFails() throws Exception {
+        VirtualClock clock = new VirtualClock();
+        try (DatagramSocket silent = new DatagramSocket(DtlsTestSupport.LOOPBACK)) {
+            DtlsConnector client = open(DtlsTestSupport.pskClient().scheduler(clock)
+                    .handshakeTimeout(Duration.ofSeconds(30)));
+            CompletableFuture<Void> sent = DtlsTestSupport.send(client,
+                    (InetSocketAddress) silent.getLocalSocketAddress(), "x".getBytes(StandardCharsets.UTF_8));
+            await(() -> client.dtlsCounters().handshakesStarted() == 1, "the handshake to start");
+            clock.advance(Duration.ofSeconds(31)); // the sweep runs here, on this thread
+            assertTrue(sent.isCompletedExceptionally(), "the queued send failed with the handshake");
+            assertEquals(1, client.dtlsCounters().handshakesFailed(), "counted before the send failed");
+            client.destroy(); // joins BouncyCastle's thread, which then sees its transport closed
+            assertEquals(1, client.dtlsCounters().handshakesFailed(), "and counted once");
+        }
+    }
+
     @Test
     void handshakeLimitAndAsynchronousPskLookup() throws Exception {
         CompletableFuture<byte[]> registry = new CompletableFuture<>();
