@@ -59,7 +59,8 @@ final class HandshakeFragment {
         return this;
     }
 
-    private static int uint24(byte[] b, int off) {
+    /** The big-endian 24-bit unsigned integer at {@code off} (the header's length fields). */
+    static int uint24(byte[] b, int off) {
         return ((b[off] & 0xFF) << 16) | ((b[off + 1] & 0xFF) << 8) | (b[off + 2] & 0xFF);
     }
 

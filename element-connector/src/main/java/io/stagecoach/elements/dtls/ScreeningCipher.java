@@ -60,15 +60,11 @@ final class ScreeningCipher extends ForwardingCipher {
         int end = off + len;
         int at = off;
         while (end - at >= HandshakeFragment.HEADER_LENGTH) {
-            if (uint24(buf, at + LENGTH_OFFSET) > DatagramScreen.MAX_HANDSHAKE_MESSAGE) {
+            if (HandshakeFragment.uint24(buf, at + LENGTH_OFFSET) > DatagramScreen.MAX_HANDSHAKE_MESSAGE) {
                 return true;
             }
-            at += HandshakeFragment.HEADER_LENGTH + uint24(buf, at + FRAGMENT_LENGTH_OFFSET);
+            at += HandshakeFragment.HEADER_LENGTH + HandshakeFragment.uint24(buf, at + FRAGMENT_LENGTH_OFFSET);
         }
         return false;
-    }
-
-    private static int uint24(byte[] b, int off) {
-        return ((b[off] & 0xFF) << 16) | ((b[off + 1] & 0xFF) << 8) | (b[off + 2] & 0xFF);
     }
 }
